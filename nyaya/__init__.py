@@ -1,0 +1,1 @@
+"""nyaya: the plain-Python core (no Dagster imports) behind the pipeline's assets."""

@@ -1,0 +1,1 @@
+"""Statute ingestion: parsers for each corpus format and the tables built from them."""
