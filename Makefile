@@ -1,0 +1,40 @@
+# Common tasks. `make run` and `make test` are the README's two commands.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+export DAGSTER_HOME := $(CURDIR)
+export NYAYA_DAGSTER_STORAGE := $(CURDIR)/data/dagster
+export NUMBA_CACHE_DIR := $(CURDIR)/data/numba_cache
+export HF_HUB_OFFLINE := 1
+export HF_DATASETS_OFFLINE := 1
+
+.PHONY: setup run test lint bench dev clean lookup
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: setup  ## materialize every asset (with checks) and write the evaluation report
+	mkdir -p $(NYAYA_DAGSTER_STORAGE) $(NUMBA_CACHE_DIR)
+	$(BIN)/nyaya run
+
+test: setup  ## lint, then the whole test suite (fails when no test ran)
+	mkdir -p $(NUMBA_CACHE_DIR)
+	$(BIN)/ruff check .
+	$(BIN)/pytest
+
+bench: setup  ## speed benchmarks that print figures
+	$(BIN)/python benchmarks/bench_statutes.py
+
+dev: setup  ## the Dagster UI on http://127.0.0.1:3000
+	mkdir -p $(NYAYA_DAGSTER_STORAGE)
+	$(BIN)/dagster dev -m pipelines.definitions
+
+clean:
+	rm -rf data/warehouse data/runs data/reports data/dagster

@@ -1,0 +1,128 @@
+"""Statute tables: registry, sections, sub-sections, transition map, references, review queue."""
+
+from __future__ import annotations
+
+import dagster as dg
+import pandas as pd
+
+from nyaya.statutes import frames, validate
+from nyaya.statutes.ingest import ingest_statutes
+from nyaya.statutes.registry import ActEntry, build_alias_index
+from nyaya.statutes.transitions import build_transition_map
+from pipelines.resources import NyayaSettings
+
+GROUP = "statutes"
+
+
+@dg.multi_asset(
+    group_name=GROUP,
+    outs={
+        "act_registry": dg.AssetOut(description="One row per Act from every source."),
+        "sections": dg.AssetOut(description="One row per section (per Article for COI)."),
+        "ingest_quarantine": dg.AssetOut(description="Input that could not become a record."),
+    },
+)
+def statute_tables(context: dg.AssetExecutionContext, settings: NyayaSettings):
+    """Read the statute corpus once and emit the registry, sections and quarantined input."""
+    corpus = ingest_statutes(settings.resolved().require_corpus())
+    registry = frames.registry_frame(corpus.registry)
+    sections = frames.sections_frame(corpus.sections, registry)
+    quarantine = frames.quarantine_frame(corpus.quarantined)
+    context.log.info(f"{len(registry)} Acts, {len(sections)} sections, "
+                     f"{len(quarantine)} quarantined records")
+    per_reason = quarantine["reason"].value_counts().to_dict()
+    yield dg.Output(registry, "act_registry", metadata={
+        "curated": int(registry["curated"].sum()),
+        "by_format": str(registry["section_format"].value_counts().to_dict())})
+    yield dg.Output(sections, "sections", metadata={
+        "acts_with_sections": int(sections["act_code"].nunique()),
+        "below_full_confidence": int((sections["extraction_confidence"] < 1.0).sum())})
+    yield dg.Output(quarantine, "ingest_quarantine", metadata={"by_reason": str(per_reason)})
+
+
+def alias_index_of(act_registry: pd.DataFrame):
+    entries = [ActEntry(**row) for row in act_registry.to_dict("records")]
+    for entry in entries:
+        entry.aliases = list(entry.aliases)
+    return build_alias_index(entries)
+
+
+@dg.asset(group_name=GROUP)
+def law_transition_map(settings: NyayaSettings, sections: pd.DataFrame) -> dg.Output:
+    """IPC->BNS, CrPC->BNSS, IEA->BSA rows from every mapping table, disagreements flagged."""
+    rows, quarantined = build_transition_map(settings.resolved().require_corpus())
+    frame = frames.transition_frame(rows, sections)
+    return dg.Output(frame, metadata={
+        "by_table": str(frame["source_table"].value_counts().to_dict()),
+        "disagreements": int(frame["disagreement"].sum()),
+        "unresolved": int((~frame["resolves"]).sum()),
+        "quarantined_rows": len(quarantined)})
+
+
+@dg.asset(group_name=GROUP)
+def sub_sections(sections: pd.DataFrame) -> dg.Output:
+    """Sub-section, clause, proviso, explanation and illustration units."""
+    frame = frames.sub_sections_frame(sections)
+    return dg.Output(frame, metadata={"by_kind": str(frame["unit_kind"].value_counts().to_dict())})
+
+
+@dg.asset(group_name=GROUP)
+def cross_references(sections: pd.DataFrame, act_registry: pd.DataFrame) -> dg.Output:
+    """References between sections found in their text, typed by the words around them."""
+    frame = frames.cross_references_frame(sections, alias_index_of(act_registry))
+    return dg.Output(frame, metadata={
+        "by_type": str(frame["reference_type"].value_counts().to_dict()),
+        "target_exists_share": float(frame["target_exists"].mean()) if len(frame) else 0.0})
+
+
+@dg.asset(group_name=GROUP)
+def definitions_index(sections: pd.DataFrame) -> dg.Output:
+    """Defined terms -> (act, section, clause) from the definition sections."""
+    frame = frames.definitions_frame(sections)
+    return dg.Output(frame, metadata={"acts": int(frame["act_code"].nunique())})
+
+
+@dg.asset(group_name=GROUP)
+def human_review_queue(sections: pd.DataFrame, ingest_quarantine: pd.DataFrame,
+                       law_transition_map: pd.DataFrame) -> dg.Output:
+    """Low-confidence sections, quarantined input and failed validations, each with a reason."""
+    frame = frames.review_queue_frame(sections, ingest_quarantine, law_transition_map)
+    return dg.Output(frame, metadata={"by_issue": str(frame["issue"].value_counts().to_dict())})
+
+
+def _check(result: validate.Result) -> dg.AssetCheckResult:
+    passed, summary, details = result
+    return dg.AssetCheckResult(passed=passed, description=summary,
+                               metadata={k: str(v) for k, v in details.items()})
+
+
+@dg.asset_check(asset="sections", blocking=True)
+def sections_match_official_counts(sections: pd.DataFrame) -> dg.AssetCheckResult:
+    """BNS 358, BNSS 531, BSA 170 sections; IPC, CrPC, IEA and COI at least their floors."""
+    return _check(validate.official_counts(sections))
+
+
+@dg.asset_check(asset="sections", blocking=True)
+def sections_are_unique(sections: pd.DataFrame) -> dg.AssetCheckResult:
+    """No two rows share (act_code, section_number)."""
+    return _check(validate.unique_sections(sections))
+
+
+@dg.asset_check(asset="sections", blocking=True)
+def in_force_sections_have_text(sections: pd.DataFrame) -> dg.AssetCheckResult:
+    """An in-force section with empty text would be retrieved and verified as nothing."""
+    return _check(validate.in_force_have_text(sections))
+
+
+@dg.asset_check(asset="act_registry", blocking=True)
+def registry_covers_corpus(settings: NyayaSettings,
+                           act_registry: pd.DataFrame) -> dg.AssetCheckResult:
+    """Every Act folder in the corpus has exactly one registry entry and code."""
+    return _check(validate.registry_covers_corpus(act_registry,
+                                                  settings.resolved().require_corpus()))
+
+
+@dg.asset_check(asset="law_transition_map")
+def mapping_rows_resolve(law_transition_map: pd.DataFrame) -> dg.AssetCheckResult:
+    """Every mapping row lands on existing sections on both sides."""
+    return _check(validate.mappings_resolve(law_transition_map))

@@ -1,0 +1,35 @@
+"""Retrieval configurations: versioned YAML files in `evals/configs/`, hashed for provenance."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+CONFIGS = Path(__file__).resolve().parent / "configs"
+
+
+@dataclass(frozen=True)
+class RetrievalConfig:
+    name: str
+    params: dict
+
+    @property
+    def config_hash(self) -> str:
+        canonical = json.dumps(self.params, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()[:12]
+
+
+def load_config(name: str, root: Path = CONFIGS) -> RetrievalConfig:
+    path = root / f"{name}.yaml"
+    params = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if not isinstance(params, dict) or params.get("name") != name:
+        raise ValueError(f"{path}: 'name' must be {name!r}")
+    return RetrievalConfig(name, params)
+
+
+def config_names(root: Path = CONFIGS) -> list[str]:
+    return sorted(path.stem for path in root.glob("*.yaml"))

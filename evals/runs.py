@@ -1,0 +1,48 @@
+"""TREC runs: every query of the set gets its lines; ties broken by doc id, deterministically."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+RUN_COLUMNS = ["qid", "doc_id", "rank", "score", "method"]
+
+
+def rank_frame(hits: dict[str, list[tuple[str, float, str]]]) -> pd.DataFrame:
+    """qid -> [(doc_id, score, method)] as a frame ranked by score, then doc id."""
+    rows = []
+    for qid in sorted(hits):
+        ordered = sorted(hits[qid], key=lambda hit: (-hit[1], hit[0]))
+        rows.extend({"qid": qid, "doc_id": doc, "rank": rank, "score": score, "method": method}
+                    for rank, (doc, score, method) in enumerate(ordered, start=1))
+    return pd.DataFrame(rows, columns=RUN_COLUMNS)
+
+
+def strictly_decreasing(frame: pd.DataFrame, step: float = 1e-6) -> pd.DataFrame:
+    """Scores that strictly decrease with rank, so a tool re-sorting by score keeps our order.
+
+    ranx and trec_eval break score ties differently; nudging each tied score just below its
+    predecessor (by `step`, the printed precision) removes the ambiguity without reordering.
+    """
+    out = frame.sort_values(["qid", "rank"], kind="mergesort").reset_index(drop=True)
+    scores, previous_qid, previous = [], None, 0.0
+    for qid, score in zip(out["qid"], out["score"], strict=True):
+        score = round(float(score), 6)
+        if qid == previous_qid and score > previous - step:
+            score = round(previous - step, 6)
+        scores.append(score)
+        previous_qid, previous = qid, score
+    out["score"] = scores
+    return out
+
+
+def write_trec(frame: pd.DataFrame, path: Path, tag: str, all_qids: list[str]) -> None:
+    """Six-column TREC run; a query with no hits is recorded in a comment-free sidecar."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    ranked = strictly_decreasing(frame)
+    lines = [f"{r.qid} Q0 {r.doc_id} {r.rank} {r.score:.6f} {tag}" for r in ranked.itertuples()]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    empty = sorted(set(all_qids) - set(frame["qid"]))
+    path.with_suffix(".empty.txt").write_text("\n".join(empty) + ("\n" if empty else ""),
+                                              encoding="utf-8")

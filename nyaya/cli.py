@@ -1,0 +1,81 @@
+"""The `nyaya` command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from nyaya.lookup import StatuteLookup, render_block
+from nyaya.settings import Settings
+from nyaya.statutes.registry import ActEntry, build_alias_index
+from nyaya.tables import read_table
+
+
+def load_lookup(settings: Settings) -> StatuteLookup:
+    """The exact-lookup index over the built tables in the warehouse."""
+    registry = read_table(settings.table_path("act_registry"))
+    sections = read_table(settings.table_path("sections"))
+    transitions = read_table(settings.table_path("law_transition_map"))
+    entries = [ActEntry(**{**row, "aliases": list(row["aliases"])})
+               for row in registry.to_dict("records")]
+    return StatuteLookup(
+        registry.to_dict("records"),
+        sections[["act_code", "section_number", "title", "text", "chapter_number",
+                  "chapter_title", "status", "extraction_confidence"]].to_dict("records"),
+        transitions.to_dict("records"),
+        build_alias_index(entries),
+    )
+
+
+def _lookup(args: argparse.Namespace) -> int:
+    try:
+        lookup = load_lookup(Settings.from_env())
+    except FileNotFoundError as err:
+        print(f"nyaya lookup: {err}", file=sys.stderr)
+        return 2
+    result = lookup.lookup(" ".join(args.citation))
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        print(render_block(result))
+    return 0 if result.found else 1
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Materialize the main job in-process, recorded in the Dagster instance (DAGSTER_HOME)."""
+    import dagster as dg  # the pipeline is optional for lookups; import it only here
+
+    from pipelines.definitions import defs
+
+    instance = dg.DagsterInstance.get() if args.persist else dg.DagsterInstance.ephemeral()
+    result = defs.get_job_def(args.job).execute_in_process(instance=instance,
+                                                           raise_on_error=False)
+    failed_checks = [
+        evaluation.check_name
+        for evaluation in result.get_asset_check_evaluations() if not evaluation.passed
+    ]
+    print(f"{args.job}: {'succeeded' if result.success else 'FAILED'}; "
+          f"failed checks: {', '.join(failed_checks) or 'none'}")
+    return 0 if result.success and not failed_checks else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="nyaya", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    lookup = commands.add_parser(
+        "lookup", help="exact lookup of a statute citation: exit 0 when found, 1 when not")
+    lookup.add_argument("citation", nargs="+", help='e.g. BNS 103, "s. 302 IPC", "Article 21"')
+    lookup.add_argument("--json", action="store_true", help="print a JSON object")
+    lookup.set_defaults(handler=_lookup)
+    run = commands.add_parser("run", help="materialize a job (default: main_job) in-process")
+    run.add_argument("--job", default="main_job")
+    run.add_argument("--no-persist", dest="persist", action="store_false",
+                     help="use a throwaway Dagster instance instead of DAGSTER_HOME's")
+    run.set_defaults(handler=_run)
+    args = parser.parse_args(argv)
+    return args.handler(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

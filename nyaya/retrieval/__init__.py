@@ -1,0 +1,1 @@
+"""Retrievers: query text -> ranked doc ids with scores."""

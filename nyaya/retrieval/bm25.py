@@ -1,0 +1,44 @@
+"""BM25 over any table of (doc_id, text), on bm25s with the legal tokenizer."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import bm25s
+import numpy as np
+
+from nyaya.retrieval.tokenize import tokenize
+
+
+@dataclass(frozen=True)
+class Hit:
+    doc_id: str
+    score: float
+    method: str
+
+
+class BM25Retriever:
+    """Sparse lexical retrieval; ties are broken by doc id so runs are reproducible."""
+
+    method = "bm25"
+
+    def __init__(self, doc_ids: Sequence[str], texts: Sequence[str], k1: float = 1.2,
+                 b: float = 0.75) -> None:
+        if len(doc_ids) != len(texts):
+            raise ValueError(f"{len(doc_ids)} doc ids but {len(texts)} texts")
+        if len(set(doc_ids)) != len(doc_ids):
+            raise ValueError("doc ids must be unique")
+        self.doc_ids = list(doc_ids)
+        self._index = bm25s.BM25(k1=k1, b=b)
+        self._index.index([tokenize(text) or ["<empty>"] for text in texts], show_progress=False)
+        self._vocab = set(self._index.vocab_dict)
+
+    def search(self, query: str, k: int = 10) -> list[Hit]:
+        tokens = [t for t in tokenize(query) if t in self._vocab]
+        if not tokens:
+            return []
+        scores = self._index.get_scores(tokens)
+        candidates = np.flatnonzero(scores > 0)
+        ranked = sorted(candidates, key=lambda i: (-float(scores[i]), self.doc_ids[i]))[:k]
+        return [Hit(self.doc_ids[i], float(scores[i]), self.method) for i in ranked]

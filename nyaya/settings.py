@@ -1,0 +1,56 @@
+"""Where things are: the corpus, the data directory and the vector store.
+
+One setting each, from the environment, with defaults that work from a checkout with
+`../shared` beside it. Relative paths are taken from the project root, not the working
+directory, so `nyaya` behaves the same from any folder.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_CORPUS = "../shared/corpus"
+DEFAULT_DATA = "data"
+
+
+def resolve(path: str | os.PathLike) -> Path:
+    path = Path(path).expanduser()
+    return path if path.is_absolute() else (PROJECT_ROOT / path).resolve()
+
+
+@dataclass(frozen=True)
+class Settings:
+    corpus_root: Path
+    data_dir: Path
+    qdrant_path: Path  # embedded Qdrant Edge shard directory (the default store)
+    qdrant_url: str | None  # a Qdrant server; when set it is used instead of the embedded store
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        data_dir = resolve(os.environ.get("NYAYA_DATA", DEFAULT_DATA))
+        return cls(
+            corpus_root=resolve(os.environ.get("NYAYA_CORPUS", DEFAULT_CORPUS)),
+            data_dir=data_dir,
+            qdrant_path=resolve(os.environ.get("NYAYA_QDRANT_PATH", data_dir / "qdrant")),
+            qdrant_url=os.environ.get("NYAYA_QDRANT_URL") or None,
+        )
+
+    @property
+    def warehouse(self) -> Path:
+        return self.data_dir / "warehouse"
+
+    def table_path(self, name: str) -> Path:
+        return self.warehouse / f"{name}.parquet"
+
+    def require_corpus(self) -> Path:
+        readme = self.corpus_root / "README.md"
+        if not (self.corpus_root / "statutes").is_dir():
+            raise FileNotFoundError(
+                f"corpus not found at {self.corpus_root} (no statutes/ folder; "
+                f"{'README present' if readme.exists() else 'no README'}): set NYAYA_CORPUS "
+                "to the folder holding statutes/, mappings/ and judgments/"
+            )
+        return self.corpus_root

@@ -1,0 +1,154 @@
+"""The act registry: one entry per Act with a stable code, its era, domain and aliases.
+
+Curated facts (codes people already use, commencement dates, aliases) live in
+`nyaya/facts/acts.yaml`; every other Act gets a derived code from its title and year
+(acronym + year, with a short hash of the folder name only where two Acts would collide).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import asdict, dataclass, field
+from functools import cache
+from importlib import resources
+
+import yaml
+
+NAVEEN_SANHITAS = "naveen_sanhitas"
+COLONIAL_CODES = "colonial_codes"
+STOP_WORDS = {"the", "of", "and", "for", "in", "on", "to", "by", "with", "from", "a", "an", "at"}
+YEAR_IN_TITLE = re.compile(r",?\s*(\d{4})\s*$")
+
+
+@dataclass
+class ActEntry:
+    act_code: str
+    title: str
+    year: int | None
+    status: str  # in_force / repealed
+    era: str
+    legal_domain: str
+    applicable_from: str | None  # ISO date, None where the corpus does not say
+    repealed_by: str | None
+    repealed_on: str | None
+    source_kind: str  # indiacode / repealed / constitution
+    source_path: str  # relative to the corpus root
+    source_url: str | None
+    section_format: str  # headings / page_text / json
+    curated: bool
+    aliases: list[str] = field(default_factory=list)
+
+    def to_row(self) -> dict:
+        return asdict(self)
+
+
+@cache
+def load_facts() -> dict:
+    """The curated act facts shipped with the package."""
+    text = resources.files("nyaya.facts").joinpath("acts.yaml").read_text(encoding="utf-8")
+    return yaml.safe_load(text)
+
+
+def normalize_alias(text: str) -> str:
+    """Key for alias matching: 'Cr. P.C.', 'CrPC' and 'crpc' all become 'crpc'."""
+    text = text.lower().replace("&", "and")
+    text = re.sub(r"^\s*the\s+", "", text)
+    return re.sub(r"[^a-z0-9]", "", text)
+
+
+def title_year(title: str, slug: str) -> int | None:
+    match = YEAR_IN_TITLE.search(title) or re.search(r"-(\d{4})$", slug)
+    return int(match.group(1)) if match else None
+
+
+def era_for(year: int | None) -> str:
+    """Era of an Act without a curated one: before or after the Constitution (1950)."""
+    if year is None:
+        return "unknown"
+    return "pre_constitution" if year < 1950 else "post_constitution"
+
+
+def domain_for_title(title: str) -> str:
+    lowered = title.lower()
+    for domain, keywords in load_facts()["domain_keywords"]:
+        if any(keyword in lowered for keyword in keywords):
+            return domain
+    return "general"
+
+
+def acronym(title: str) -> str:
+    words = re.findall(r"[A-Za-z]+", YEAR_IN_TITLE.sub("", title))
+    letters = [w[0].upper() for w in words if w.lower() not in STOP_WORDS]
+    return "".join(letters) or "ACT"
+
+
+def derive_codes(titles: dict[str, tuple[str, int | None]], taken: set[str]) -> dict[str, str]:
+    """slug -> code for uncurated Acts; a colliding acronym gets a slug hash on every member.
+
+    Hashing every member of a collision group (not just the later ones) keeps a code from
+    depending on the order in which Acts were read.
+    """
+    plain = {}
+    for slug, (title, year) in titles.items():
+        plain[slug] = f"{acronym(title)}_{year}" if year else acronym(title)
+    counts: dict[str, int] = {}
+    for code in plain.values():
+        counts[code] = counts.get(code, 0) + 1
+    out = {}
+    for slug, code in plain.items():
+        if counts[code] > 1 or code in taken:
+            code = f"{code}_{hashlib.sha1(slug.encode()).hexdigest()[:4].upper()}"
+        out[slug] = code
+    return out
+
+
+def auto_aliases(title: str) -> list[str]:
+    """Names people write for an Act: its title with and without 'The' and the year."""
+    bare = re.sub(r"^the\s+", "", title, flags=re.IGNORECASE).strip()
+    no_year = YEAR_IN_TITLE.sub("", bare).strip().rstrip(",")
+    return list(dict.fromkeys([title, bare, no_year]))
+
+
+@dataclass
+class AliasIndex:
+    """Normalized alias -> act_code; aliases claimed by two Acts are kept out and listed."""
+
+    by_alias: dict[str, str]
+    ambiguous: dict[str, list[str]]
+
+    def resolve(self, text: str) -> str | None:
+        return self.by_alias.get(normalize_alias(text))
+
+    def longest_in(self, text: str) -> tuple[str, str] | None:
+        """The longest alias contained in the text, as (act_code, normalized alias)."""
+        key = normalize_alias(text)
+        best = None
+        for alias, code in self.by_alias.items():
+            if alias in key and (best is None or len(alias) > len(best[1])):
+                best = (code, alias)
+        return best
+
+
+def build_alias_index(entries: list[ActEntry]) -> AliasIndex:
+    curated: dict[str, str] = {}
+    auto: dict[str, set[str]] = {}
+    for entry in entries:
+        code_keys = {normalize_alias(entry.act_code), normalize_alias(entry.act_code.split("_")[0])}
+        if entry.curated:
+            for alias in [*entry.aliases, entry.act_code]:
+                curated.setdefault(normalize_alias(alias), entry.act_code)
+            curated.update({k: entry.act_code for k in code_keys if k not in curated})
+        for alias in auto_aliases(entry.title):
+            auto.setdefault(normalize_alias(alias), set()).add(entry.act_code)
+        auto.setdefault(normalize_alias(entry.act_code), set()).add(entry.act_code)
+    by_alias = dict(curated)
+    ambiguous: dict[str, list[str]] = {}
+    for key, codes in auto.items():
+        if key in by_alias or not key:
+            continue
+        if len(codes) == 1:
+            by_alias[key] = next(iter(codes))
+        else:
+            ambiguous[key] = sorted(codes)
+    return AliasIndex(by_alias, ambiguous)

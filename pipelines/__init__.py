@@ -1,0 +1,1 @@
+"""Dagster wiring: definitions, resources, jobs, schedules and sensors."""

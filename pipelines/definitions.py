@@ -1,0 +1,32 @@
+"""The one Definitions object: every asset, check, job, schedule, sensor and resource."""
+
+from __future__ import annotations
+
+import dagster as dg
+
+from assets import evaluation, statutes
+from pipelines.resources import NyayaSettings, ParquetIOManager
+from pipelines.schedules import nightly_evaluation
+from pipelines.sensors import corpus_change_sensor
+
+all_assets = dg.load_assets_from_modules([statutes, evaluation])
+all_checks = dg.load_asset_checks_from_modules([statutes, evaluation])
+
+main_job = dg.define_asset_job(
+    "main_job", selection=dg.AssetSelection.all(),
+    description="Corpus to report: ingest, tables, checks, runs, metrics and the report.")
+ingest_job = dg.define_asset_job(
+    "ingest_job", selection=dg.AssetSelection.groups(statutes.GROUP),
+    description="Statute ingestion only (what the corpus sensor starts).")
+evaluation_job = dg.define_asset_job(
+    "evaluation_job", selection=dg.AssetSelection.groups(evaluation.GROUP),
+    description="Runs, metrics and report over the current tables (the nightly schedule).")
+
+defs = dg.Definitions(
+    assets=all_assets,
+    asset_checks=all_checks,
+    jobs=[main_job, ingest_job, evaluation_job],
+    schedules=[nightly_evaluation(evaluation_job)],
+    sensors=[corpus_change_sensor(ingest_job)],
+    resources={"settings": NyayaSettings(), "io_manager": ParquetIOManager()},
+)

@@ -1,0 +1,55 @@
+"""Resources: where the corpus and data live, and the Parquet IO manager for every table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dagster as dg
+import pandas as pd
+
+from nyaya.settings import Settings, resolve
+from nyaya.tables import read_table, write_table
+
+
+class NyayaSettings(dg.ConfigurableResource):
+    """The three settings; empty strings mean 'from the environment or the default'."""
+
+    corpus_root: str = ""
+    data_dir: str = ""
+    qdrant_url: str = ""
+
+    def resolved(self) -> Settings:
+        base = Settings.from_env()
+        data_dir = resolve(self.data_dir) if self.data_dir else base.data_dir
+        return Settings(
+            corpus_root=resolve(self.corpus_root) if self.corpus_root else base.corpus_root,
+            data_dir=data_dir,
+            qdrant_path=base.qdrant_path if not self.data_dir else data_dir / "qdrant",
+            qdrant_url=self.qdrant_url or base.qdrant_url,
+        )
+
+
+class ParquetIOManager(dg.ConfigurableIOManager):
+    """Each table at <data_dir>/warehouse/<asset_name>.parquet, with row count and schema."""
+
+    data_dir: str = ""
+
+    def _path(self, key: dg.AssetKey) -> Path:
+        data_dir = resolve(self.data_dir) if self.data_dir else Settings.from_env().data_dir
+        return data_dir / "warehouse" / f"{key.path[-1]}.parquet"
+
+    def handle_output(self, context: dg.OutputContext, obj: pd.DataFrame) -> None:
+        if not isinstance(obj, pd.DataFrame):
+            raise TypeError(f"{context.asset_key.to_user_string()}: expected a DataFrame, "
+                            f"got {type(obj).__name__}")
+        path = self._path(context.asset_key)
+        table = write_table(obj, path)
+        columns = [dg.TableColumn(field.name, str(field.type)) for field in table.schema]
+        context.add_output_metadata({
+            "dagster/row_count": len(obj),
+            "dagster/column_schema": dg.TableSchema(columns=columns),
+            "path": dg.MetadataValue.path(str(path)),
+        })
+
+    def load_input(self, context: dg.InputContext) -> pd.DataFrame:
+        return read_table(self._path(context.asset_key))
