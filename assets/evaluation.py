@@ -1,6 +1,5 @@
 """Evaluation: runs of each retrieval config over each query set, metrics, and the report."""
 
-from __future__ import annotations
 
 import time
 from datetime import UTC, datetime

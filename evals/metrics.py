@@ -26,6 +26,8 @@ def evaluate_run(frame: pd.DataFrame, qrels: dict[str, dict[str, int]],
     """Mean metrics over the judged queries; an unanswered query scores zero, never drops."""
     ranx_qrels, ranx_run = to_ranx(frame, qrels)
     scores = evaluate(ranx_qrels, ranx_run, list(metrics), make_comparable=True)
+    if not isinstance(scores, dict):  # ranx returns a bare float for a single metric
+        scores = {metrics[0]: scores}
     return {name: float(scores[name]) for name in metrics}
 
 

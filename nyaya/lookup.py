@@ -12,7 +12,7 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 
 from nyaya.statutes.indiacode import normalize_section_number
-from nyaya.statutes.registry import AliasIndex
+from nyaya.statutes.registry import AliasIndex, known_gaps
 
 VERIFIED = "VERIFIED"
 NOT_FOUND = "NOT_FOUND"
@@ -119,7 +119,9 @@ class StatuteLookup:
         self.successors: dict[tuple[str, str], list[dict]] = defaultdict(list)
         self.predecessors: dict[tuple[str, str], list[dict]] = defaultdict(list)
         for row in transitions:
-            if not row.get("old_section") or not row.get("new_section"):
+            # Rows may come from a DataFrame, where a missing side is NaN rather than None.
+            if not isinstance(row.get("old_section"), str) or not isinstance(
+                    row.get("new_section"), str):
                 continue
             old = (row["old_act_code"], normalize_section_number(row["old_section"]))
             new = (row["new_act_code"], normalize_section_number(row["new_section"]))
@@ -142,6 +144,8 @@ class StatuteLookup:
         if row is None:
             result.reason = (f"{cited.act_code} has no section {cited.section_number} "
                              "in the sections table")
+            if key in known_gaps():
+                result.reason += f" (it exists in law but the corpus lacks it: {known_gaps()[key]})"
             return result
         text = " ".join(row["text"].split())
         result.status = VERIFIED
@@ -170,7 +174,7 @@ def _merge_link(links: list[dict], act_code: str, section: str, row: dict) -> No
         links.append(link)
     if link["relation"] in (None, "unspecified"):
         link["relation"] = row["relation"]
-    if row.get("new_unit") and row["new_unit"] not in link["units"]:
+    if isinstance(row.get("new_unit"), str) and row["new_unit"] not in link["units"]:
         link["units"].append(row["new_unit"])
     if row["source_table"] not in link["source_tables"]:
         link["source_tables"].append(row["source_table"])

@@ -61,6 +61,8 @@ class ActDocument:
 
 def read_text(path: Path, rel: str) -> str:
     """Decode a corpus file as UTF-8, naming the line of the first undecodable byte."""
+    if not path.is_file():
+        raise CorpusFormatError(rel, None, "file is missing")
     data = path.read_bytes()
     if not data.strip():
         raise CorpusFormatError(rel, None, "file is empty")
@@ -113,7 +115,8 @@ def read_act(act_dir: Path, corpus_root: Path) -> ActDocument:
             f"front matter says parts: {declared} but {len(parts)} part files exist",
         )
     first = parts[0].front_matter
-    return ActDocument(act_dir.name, first["title"], first.get("source"), parts)
+    title = first["title"].strip().rstrip(".")
+    return ActDocument(act_dir.name, title, first.get("source"), parts)
 
 
 def _status(title: str) -> str:
@@ -163,6 +166,14 @@ def parse_section_headings(doc: ActDocument, act_code: str) -> tuple[list[Sectio
             source_file=current["file"],
             source_line=current["line"],
         )
+        if not text and record.status == IN_FORCE:
+            quarantined.append(Quarantined(
+                source_file=record.source_file, source_line=record.source_line,
+                act_code=act_code, section_number=number, reason="section_text_missing",
+                detail=f"the source has the heading '{record.title}' but no text under it",
+                excerpt=record.footnotes[:500],
+            ))
+            return
         key = normalize_section_number(number)
         if key in seen:
             first = seen[key]

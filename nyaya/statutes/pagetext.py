@@ -5,7 +5,8 @@ page: an ARRANGEMENT OF SECTIONS, then the enacted body, with each page's footno
 (`1. Subs. by Act 60 of 1973 ...`) printed after its text. The arrangement tells us which
 sections to expect and in what order, so the body is searched for each one in turn instead of
 trusting every line that starts with a number: footnote lines look exactly like section
-starts. Old Acts with no arrangement are split on sequential numbering (Arabic or Roman).
+starts. Old Acts with no arrangement are split on sequential numbering (Arabic or Roman; a
+Roman "IV." is recorded as section "4", the number it is cited by).
 
 Every record is marked with an extraction_confidence below 1.0, and every arrangement entry
 whose body cannot be found becomes a `Quarantined` row.
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from nyaya.statutes.model import (
@@ -33,6 +34,7 @@ CONFIDENCE_SEQUENTIAL = 0.5  # no arrangement: sections found by consecutive num
 
 TITLE_PREFIX = 20  # normalised characters of a title compared with the body heading
 ANCHOR_LOOKAHEAD = 8  # later entries whose headings bound the search for one entry
+MAX_RUN = 40  # entries one "81. to 85C. Omitted" line may dispose of
 MAX_HEADING_LINES = 3  # a body heading may wrap over this many lines
 MAX_TITLE_CHARS = 300
 
@@ -50,8 +52,12 @@ PREAMBLE = re.compile(r"^(?:AnAct|ANACT|BEitenacted|WHEREAS|Whereas)")
 SECTIONS_LABEL = re.compile(r"^SECTIONS?\.?$")
 
 MARKER = r"(?:(?:\d{1,3}|\*{1,3})?\s*\[\s*)*"  # amendment marker before a number: "1 [", "2["
-NUMBERED = re.compile(
-    rf"^{MARKER}(?P<num>\d{{1,4}}(?:\s?-\s?[A-Z]{{1,4}}|\s?[A-Z]{{1,4}})?)\s?\.\s*(?P<rest>.*)$"
+# PDF spacing splits numbers ("2 8.", "4 5MAA."); the arrangement's title settles which is
+# meant, and footnote numbers ("1 2. Subs. by ...") are marked as footnotes before matching.
+NUMBER = r"\d(?:\s?\d){0,3}(?:\s?-\s?[A-Z]{1,4}|\s?[A-Z]{1,4})?"
+NUMBERED = re.compile(rf"^{MARKER}(?P<num>{NUMBER})\]?\s?\.\]?\s*(?P<rest>.*)$")
+NUMBER_RANGE = re.compile(
+    rf"^{MARKER}(?P<first>{NUMBER})\s?\.?\s*(?:to|-|–)\s*(?P<last>{NUMBER})\s?\.\s*[A-Z\[]"
 )
 ROMAN_NUMBERED = re.compile(rf"^{MARKER}(?P<num>[IVXLC]{{1,7}})\s?\.\s*(?P<rest>.*)$")
 SECTION_TEXT_START = re.compile(r"^(?:\d{1,3}\s*\[\s*)*[A-Z“\"‘'\[(]")
@@ -71,12 +77,17 @@ CHAPTER = re.compile(r"^(?:\d{1,3}\s*\[\s*)?C\s?HAPTER\s+(?P<num>[IVXLC]+(?:\s?-
 ROMAN_CHAPTER = re.compile(r"^(?P<num>[IVXLC]{1,6})\s?\.\s?[―—–]+\s*(?P<title>[^a-z]+)$")
 PART_HEADING = re.compile(r"^(?:\d{1,3}\s*\[\s*)?P\s?ART\s+[IVXLC]+(?:\s?-?\s?[A-Z])?$")
 SUB_HEADING = re.compile(r"^[A-Z]{1,2}\s?\.\s?[―—–]")  # "A. — Salaries" inside a chapter
-SCHEDULE_HEADING = re.compile(r"^(?:\d{1,3}\[)?(?:THE)?[A-Z]{0,12}SC\s?HED[UE]L?[UE]?S?\b")
+SCHEDULE_HEADING = re.compile(  # matched without spaces: "THEFIRSTSCHEDULE", "1[THESCHEDULE"
+    r"^(?:\d{1,3}\[)?(?:THE)?(?:FIRST|SECOND|THIRD|FOURTH|FIFTH|SIXTH|SEVENTH|EIGHTH|NINTH"
+    r"|TENTH|ELEVENTH|TWELFTH|THIRTEENTH|FOURTEENTH|FIFTEENTH)?SCH[A-Z]*"
+)
 HEADING_END = re.compile(r"\.?\s*(?:[―—–]+|-{2,})")
 HEADING_END_AFTER_STOP = re.compile(r"\.\s*(?:[―—–]+|-{2,})")
 BRACKETED_MARKER = re.compile(r"\d{1,3}\s*\[")
 SMALL_CAPS = re.compile(r"\b([A-Z]) (?=[A-Z]{2,}\b)")
 OMITTED_TITLE = re.compile(r"^(?:omitted|repealed|rep$)")
+STUB_REPEALED = re.compile(r"(?:^|\]\s*\.?)\s*[―—–]?\s*Rep(?:ealed)?\.? by")
+STUB_OMITTED = re.compile(r"(?:^|\]\s*\.?|\d\s?[A-Z]{0,4}\.)\s*[―—–]?\s*Omitted by")
 ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 
 
@@ -111,6 +122,7 @@ class _Start:
     fallback_title: str = ""
     chapter_number: str | None = None
     chapter_title: str | None = None
+    shared: bool = False  # one line disposes of several sections ("81. to 85C. Omitted")
 
 
 @dataclass
@@ -142,7 +154,7 @@ def parse_page_text_act(
 
     quarantined: list[Quarantined] = []
     if entries:
-        chapters = _mark_body(body, body_at, {_key(e.number): e for e in entries})
+        _mark_body(body, body_at, {_key(e.number): e for e in entries})
         starts, missing = _match_arrangement(body, body_at, entries)
         quarantined += [_not_found(act_code, entry) for entry in missing]
     else:
@@ -206,7 +218,8 @@ def _compact(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
-def _find(body: list[_Line], start: int, test) -> int | None:
+def _find(body: list[_Line], start: int, test: Callable[[str], object]) -> int | None:
+    """Index of the first line from `start` whose whitespace-free text passes `test`."""
     return next((i for i in range(start, len(body)) if test(_compact(body[i].text))), None)
 
 
@@ -270,10 +283,8 @@ def _is_upper(text: str) -> bool:
 
 
 def _join_small_caps(text: str) -> str:
-    """'B AR C OUNCILS' -> 'BAR COUNCILS'; a lone 'A' inside a title stays a word."""
-    return SMALL_CAPS.sub(
-        lambda m: m[1] if m[1] != "A" or m.start() == 0 else m[0], text
-    ).strip()
+    """'B AR C OUNCILS' -> 'BAR COUNCILS': PDF small caps split a word after its capital."""
+    return SMALL_CAPS.sub(r"\1", text).strip()
 
 
 # --- body -------------------------------------------------------------------------------
@@ -316,9 +327,15 @@ def _mark_body(body: list[_Line], body_at: int, expected: dict[str, _Entry]) -> 
 
 
 def _is_expected_heading(text: str, expected: dict[str, _Entry]) -> bool:
-    """A line that starts an arrangement entry by number and title (or as a repealed stub)."""
+    """A line that starts an arrangement entry by number and title, or as a repealed stub
+    (`6. [Amendment of ...] Rep. by ...`), or disposes of a run (`81. to 85C. Omitted by`)."""
+    if not expected:
+        return False
+    run = NUMBER_RANGE.match(text)
+    if run:
+        return _key(run["first"]) in expected and _key(run["last"]) in expected
     numbered = NUMBERED.match(text)
-    if not numbered or not expected:
+    if not numbered:
         return False
     entry = expected.get(_key(numbered["num"]))
     if entry is None:
@@ -336,9 +353,13 @@ def _is_footnote_start(text: str) -> bool:
     return bool(FOOTNOTE_OPENING.match(rest) or FOOTNOTE_ANYWHERE.search(rest))
 
 
-def _candidates(body: list[_Line], body_at: int) -> dict[str, list[int]]:
-    """Body lines that could start a section, by normalised number, in body order."""
+def _candidates(
+    body: list[_Line], body_at: int
+) -> tuple[dict[str, list[int]], dict[str, list[tuple[int, str]]]]:
+    """Body lines that could start a section, by normalised number, in body order; and
+    lines that dispose of a run of sections at once (`81. to 85C. Omitted by ...`)."""
     found: dict[str, list[int]] = {}
+    ranges: dict[str, list[tuple[int, str]]] = {}
     for index in range(body_at, len(body)):
         line = body[index]
         if line.kind != "text":
@@ -346,7 +367,11 @@ def _candidates(body: list[_Line], body_at: int) -> dict[str, list[int]]:
         numbered = NUMBERED.match(line.text)
         if numbered and SECTION_TEXT_START.match(numbered["rest"]):
             found.setdefault(_key(numbered["num"]), []).append(index)
-    return found
+            continue
+        run = NUMBER_RANGE.match(line.text)
+        if run:
+            ranges.setdefault(_key(run["first"]), []).append((index, _key(run["last"])))
+    return found, ranges
 
 
 def _match_arrangement(
@@ -354,10 +379,11 @@ def _match_arrangement(
 ) -> tuple[list[_Start], list[_Entry]]:
     """Find each entry's body heading in order; return the starts and the entries not found.
 
-    An entry takes its first heading line whose title agrees, else its first line with the
-    right number, provided either comes before the next few entries' agreeing headings.
+    An entry takes its first heading line whose title agrees, else a line disposing of a run
+    of entries starting with it, else its first line with the right number, provided the
+    line comes before the next few entries' agreeing headings.
     """
-    candidates = _candidates(body, body_at)
+    candidates, ranges = _candidates(body, body_at)
 
     def first_after(entry: _Entry, after: int, titled: bool) -> int | None:
         lines = candidates.get(_key(entry.number), [])
@@ -367,27 +393,44 @@ def _match_arrangement(
                 return index
         return None
 
+    def run_after(n: int, after: int, bound: int) -> tuple[int, int] | None:
+        """(line, index of the run's last entry) for a run line starting at entry n."""
+        for index, last in ranges.get(_key(entries[n].number), []):
+            if after < index < bound:
+                keys = [_key(e.number) for e in entries[n : n + MAX_RUN]]
+                if last in keys:
+                    return index, n + keys.index(last)
+        return None
+
     starts: list[_Start] = []
     missing: list[_Entry] = []
     position = body_at - 1
-    for n, entry in enumerate(entries):
+    n = 0
+    while n < len(entries):
+        entry = entries[n]
         later = (first_after(e, position, True) for e in entries[n + 1 : n + 1 + ANCHOR_LOOKAHEAD])
         bound = min((i for i in later if i is not None), default=len(body))
-        chosen = None
+        chosen: list[tuple[int, _Entry, float]] = []
         titled = first_after(entry, position, True)
+        run = run_after(n, position, bound)
         if titled is not None and titled < bound:
-            chosen = _Start(titled, entry.number, CONFIDENCE_TITLE_MATCH)
+            chosen = [(titled, entry, CONFIDENCE_TITLE_MATCH)]
+        elif run is not None:
+            chosen = [(run[0], e, CONFIDENCE_NUMBER_MATCH) for e in entries[n : run[1] + 1]]
         else:
             numbered = first_after(entry, position, False)
             if numbered is not None and numbered < bound:
-                chosen = _Start(numbered, entry.number, CONFIDENCE_NUMBER_MATCH)
-        if chosen is None:
+                chosen = [(numbered, entry, CONFIDENCE_NUMBER_MATCH)]
+        if not chosen:
             missing.append(entry)
+            n += 1
             continue
-        chosen.fallback_title = entry.title
-        chosen.chapter_number, chosen.chapter_title = entry.chapter_number, entry.chapter_title
-        starts.append(chosen)
-        position = chosen.index
+        for index, found, confidence in chosen:
+            starts.append(_Start(index, found.number, confidence, found.title,
+                                 found.chapter_number, found.chapter_title,
+                                 shared=len(chosen) > 1))
+        position = chosen[0][0]
+        n += len(chosen)
     return starts, missing
 
 
@@ -479,11 +522,13 @@ def _marginal_notes(body: list[_Line], body_at: int) -> dict[int, str]:
 
 
 def _span_end(body: list[_Line], starts: list[_Start], n: int) -> int:
-    """Index after a section's last line: the next section, or for the last one the first
-    schedule heading after it."""
-    if n + 1 < len(starts):
-        return starts[n + 1].index
-    for index in range(starts[n].index + 1, len(body)):
+    """Index after a section's last line: the next section's line, or for the last one the
+    first schedule heading after it."""
+    here = starts[n].index
+    following = next((s.index for s in starts[n + 1 :] if s.index > here), None)
+    if following is not None:
+        return following
+    for index in range(here + 1, len(body)):
         line = body[index]
         if line.kind == "text" and _is_upper(line.text) and len(line.text) < 80 \
                 and SCHEDULE_HEADING.match(_compact(line.text)):
@@ -494,8 +539,11 @@ def _span_end(body: list[_Line], starts: list[_Start], n: int) -> int:
 def _record(body: list[_Line], start: _Start, end: int, act_code: str) -> SectionRecord:
     first = body[start.index]
     numbered = NUMBERED.match(first.text) or ROMAN_NUMBERED.match(first.text)
-    rest = numbered["rest"] if numbered else first.text
-    title, text_lines, skip = _heading(body, start.index, end, rest)
+    if start.shared or not numbered:
+        title, text_lines, skip = "", [first.text], 0
+    else:
+        title, text_lines, skip = _heading(body, start.index, end, numbered["rest"],
+                                           start.fallback_title)
     text_lines += [
         body[i].text for i in range(start.index + 1 + skip, end) if body[i].kind == "text"
     ]
@@ -519,11 +567,14 @@ def _record(body: list[_Line], start: _Start, end: int, act_code: str) -> Sectio
     )
 
 
-def _heading(body: list[_Line], index: int, end: int, rest: str) -> tuple[str, list[str], int]:
+def _heading(
+    body: list[_Line], index: int, end: int, rest: str, expected_title: str
+) -> tuple[str, list[str], int]:
     """(title, first text lines, continuation lines used) for a section's opening line.
 
-    The title runs up to the dash after it (`Short title. ― (1) This Act ...`); a title may
-    wrap onto the next lines, which then must end it with `. ―`.
+    The title runs up to the dash after it (`Short title. ― (1) This Act ...`). A title may
+    wrap onto the next lines, which then must end it with `. ―`; when the arrangement gives
+    a title, a wrapped one must not run far past it (a dash further down is not the title's).
     """
     match = HEADING_END.search(rest)
     if match and match.start() <= MAX_TITLE_CHARS:
@@ -536,7 +587,10 @@ def _heading(body: list[_Line], index: int, end: int, rest: str) -> tuple[str, l
         joined = f"{joined} {body[index_next].text}"
         match = HEADING_END_AFTER_STOP.search(joined)
         if match and match.start() <= MAX_TITLE_CHARS:
-            return joined[: match.start()], [joined[match.end() :].strip()], extra
+            title = joined[: match.start()]
+            if expected_title and len(_norm(title)) > len(_norm(expected_title)) + 15:
+                break
+            return title, [joined[match.end() :].strip()], extra
     return "", [rest], 0
 
 
@@ -550,9 +604,9 @@ def _status(title: str, arrangement_title: str, text: str) -> str:
         if OMITTED_TITLE.match(probe):
             return REPEALED if probe.startswith("rep") else OMITTED
     if len(text) < 400:
-        if re.search(r"\]\s*\.?\s*Rep(?:ealed)?\.? by", text):
+        if STUB_REPEALED.search(text):
             return REPEALED
-        if re.search(r"\]\s*\.?\s*Omitted by", text):
+        if STUB_OMITTED.search(text):
             return OMITTED
     return IN_FORCE
 

@@ -18,7 +18,7 @@ import yaml
 NAVEEN_SANHITAS = "naveen_sanhitas"
 COLONIAL_CODES = "colonial_codes"
 STOP_WORDS = {"the", "of", "and", "for", "in", "on", "to", "by", "with", "from", "a", "an", "at"}
-YEAR_IN_TITLE = re.compile(r",?\s*(\d{4})\s*$")
+YEAR_IN_TITLE = re.compile(r",?\s*(\d{4})\s*\.?\s*$")
 
 
 @dataclass
@@ -48,6 +48,15 @@ def load_facts() -> dict:
     """The curated act facts shipped with the package."""
     text = resources.files("nyaya.facts").joinpath("acts.yaml").read_text(encoding="utf-8")
     return yaml.safe_load(text)
+
+
+@cache
+def known_gaps() -> dict[tuple[str, str], str]:
+    """(act_code, normalized section) -> why the corpus lacks a section that exists in law."""
+    text = resources.files("nyaya.facts").joinpath("known_gaps.yaml").read_text(encoding="utf-8")
+    rows = yaml.safe_load(text)["sections_absent_from_corpus"]
+    return {(row["act_code"], re.sub(r"[\s\-.]", "", str(row["section"])).upper()): row["why"]
+            for row in rows}
 
 
 def normalize_alias(text: str) -> str:

@@ -1,0 +1,121 @@
+"""Act codes, aliases and exact lookup (pure logic, table-driven, on the fixture corpus)."""
+
+from __future__ import annotations
+
+import pytest
+
+from nyaya.lookup import NOT_FOUND, VERIFIED, StatuteLookup, parse_citation, render_block
+from nyaya.statutes import frames
+from nyaya.statutes.ingest import ingest_statutes
+from nyaya.statutes.registry import acronym, build_alias_index, derive_codes, normalize_alias
+from nyaya.statutes.transitions import build_transition_map
+
+
+@pytest.fixture(scope="module")
+def lookup(fixture_corpus) -> StatuteLookup:
+    corpus = ingest_statutes(fixture_corpus)
+    registry = frames.registry_frame(corpus.registry)
+    sections = frames.sections_frame(corpus.sections, registry)
+    rows, _ = build_transition_map(fixture_corpus)
+    return StatuteLookup(registry.to_dict("records"), sections.to_dict("records"),
+                         frames.transition_frame(rows, sections).to_dict("records"),
+                         build_alias_index(corpus.registry))
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ("Cr.P.C.", "crpc"), ("Cr. P.C.", "crpc"), ("CrPC", "crpc"), ("I.P.C.", "ipc"),
+    ("The Indian Penal Code, 1860", "indianpenalcode1860"), ("A&C Act", "aandcact"),
+])
+def test_normalize_alias(text, key):
+    assert normalize_alias(text) == key
+
+
+@pytest.mark.parametrize(("title", "expected"), [
+    ("The Advocates Act, 1961", "AA"),
+    ("The Acquired Territories (Merger) Act, 1960", "ATMA"),
+    ("The Hindu Marriage Act, 1955", "HMA"),
+])
+def test_acronym(title, expected):
+    assert acronym(title) == expected
+
+
+def test_derived_codes_hash_every_member_of_a_collision():
+    codes = derive_codes({"the-advocates-act-1961": ("The Advocates Act, 1961", 1961),
+                          "the-arms-act-1961": ("The Arms Act, 1961", 1961),
+                          "the-tea-act-1953": ("The Tea Act, 1953", 1953)}, taken={"TA_1953"})
+    assert codes["the-advocates-act-1961"].startswith("AA_1961_")
+    assert codes["the-arms-act-1961"].startswith("AA_1961_")
+    assert codes["the-advocates-act-1961"] != codes["the-arms-act-1961"]
+    assert codes["the-tea-act-1953"].startswith("TA_1953_")  # curated codes are never reused
+
+
+@pytest.mark.parametrize(("text", "act", "section", "unit"), [
+    ("BNS 103", "BNS_2023", "103", None),
+    ("s. 302 IPC", "IPC_1860", "302", None),
+    ("Section 302 of the Indian Penal Code", "IPC_1860", "302", None),
+    ("u/s 438 Cr.P.C.", "CrPC_1973", "438", None),
+    ("BNS_2023 s.103", "BNS_2023", "103", None),
+    ("Article 21", "COI", "21", None),
+    ("Art. 21A of the Constitution", "COI", "21A", None),
+    ("Section 13(1)(ia) of the Hindu Marriage Act", "HMA_1955", "13", "(1)(ia)"),
+    ("498a IPC", "IPC_1860", "498A", None),
+    ("section 65B Evidence Act", "IEA_1872", "65B", None),
+])
+def test_parse_citation(lookup, text, act, section, unit):
+    cited = parse_citation(text, lookup.aliases)
+    assert (cited.act_code, cited.section_number, cited.unit, cited.problem) == (
+        act, section, unit, None)
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("BNS 999", "BNS_2023 has no section 999"),
+    ("Section 302 of the Imaginary Code", "Act not recognised"),
+    ("murder", "no section number found"),
+    ("Order XXXIX Rule 1 CPC", "CPC Orders and Rules are not in the corpus"),
+])
+def test_not_found_says_why(lookup, text, reason):
+    result = lookup.lookup(text)
+    assert result.status == NOT_FOUND
+    assert reason in result.reason
+    assert "ACTION REQUIRED: Remove this citation" in render_block(result)
+
+
+def test_bns_103_verified_block(lookup):
+    result = lookup.lookup("BNS 103")
+    assert (result.status, result.title, result.chapter_number) == (
+        VERIFIED, "Punishment for murder", "VI")
+    block = render_block(result)
+    assert block.startswith("CITATION VERIFIED: BNS_2023 s.103\n")
+    assert "Applicable from: 2024-07-01" in block and "Era: naveen_sanhitas" in block
+
+
+def test_repealed_section_names_its_successor(lookup):
+    result = lookup.lookup("IPC 302")
+    assert result.status == VERIFIED and result.section_status == "repealed"
+    assert [(s["act_code"], s["section_number"], s["relation"]) for s in result.successors] == [
+        ("BNS_2023", "103", "same")]
+
+
+def test_successor_tables_merge_sub_section_targets(lookup):
+    successors = lookup.lookup("IPC 420").successors
+    assert successors == [{"act_code": "BNS_2023", "section_number": "318", "relation": "merge",
+                           "units": ["318(4)"], "source_tables": ["ipc_bns_csv", "ipc_bns_jsonl"],
+                           "disagreement": False}]
+
+
+def test_disagreeing_tables_are_both_kept_and_flagged(lookup):
+    successors = lookup.lookup("IPC 498A").successors
+    assert {(s["section_number"], s["disagreement"]) for s in successors} == {
+        ("85", True), ("86", True)}
+
+
+def test_new_code_section_lists_predecessors(lookup):
+    result = lookup.lookup("BNSS 482")
+    assert [(p["act_code"], p["section_number"]) for p in result.predecessors] == [
+        ("CrPC_1973", "438")]
+
+
+def test_false_friend_is_found_but_is_not_murder(lookup):
+    # BNS 302 exists (religious feelings): existence alone must not be read as "murder".
+    result = lookup.lookup("BNS 302")
+    assert result.status == VERIFIED and "religious" in result.title
