@@ -49,7 +49,7 @@ def _run(args: argparse.Namespace) -> int:
     from pipelines.definitions import defs
 
     instance = dg.DagsterInstance.get() if args.persist else dg.DagsterInstance.ephemeral()
-    result = defs.get_job_def(args.job).execute_in_process(instance=instance,
+    result = defs.resolve_job_def(args.job).execute_in_process(instance=instance,
                                                            raise_on_error=False)
     failed_checks = [
         evaluation.check_name
