@@ -19,15 +19,16 @@ NOT_FOUND = "NOT_FOUND"
 
 ARTICLE = re.compile(r"\b(?:article|art\.?)\s*(?P<number>\d+[A-Za-z]{0,2})", re.IGNORECASE)
 SECTION_WORD = re.compile(
-    r"(?:\bsections?\b\.?|\bsecs?\b\.?|\bs\.|\bss\.|\bu/s\.?)\s*(?P<number>\d+[A-Za-z]{0,3})"
+    r"(?:\bsections?\b\.?|\bsecs?\b\.?|(?<![\w.])s\.|(?<![\w.])ss\.|\bu/s\.?)\s*(?P<number>\d+(?:-[A-Z]{1,4}\b|[A-Za-z]{0,4}))"
     r"(?P<unit>(?:\s?\([0-9A-Za-z]{1,6}\))*)",
     re.IGNORECASE,
 )
 BARE_NUMBER = re.compile(
-    r"(?<![\w(])(?P<number>\d+[A-Za-z]{0,3})(?P<unit>(?:\([0-9A-Za-z]{1,6}\))*)(?![\w)])"
+    r"(?<![\w(])(?P<number>\d+(?:-[A-Z]{1,4}\b|[A-Za-z]{0,4}))(?P<unit>(?:\([0-9A-Za-z]{1,6}\))*)(?![\w)])"
 )
 ORDER_RULE = re.compile(r"\border\s+[IVXLC]+\b.*\brule\b", re.IGNORECASE)
-FILLER = re.compile(r"^(?:\s*(?:of|the|under|in|to|a|an|,|-)\b\s*)+", re.IGNORECASE)
+FILLER = re.compile(r"^(?:\s*(?:of|the|under|in|to)\b\s*|\s*[,-]\s*)+", re.IGNORECASE)
+YEAR = re.compile(r"^(?:18|19|20)\d\d$")
 PREAMBLE = re.compile(r"\bpreamble\b", re.IGNORECASE)
 
 
@@ -82,7 +83,7 @@ def parse_citation(text: str, aliases: AliasIndex) -> ParsedCitation:
                               None if act else f"Act not recognised in {rest!r}")
     if PREAMBLE.search(raw):
         return ParsedCitation(raw, aliases.resolve("Constitution"), "Preamble", None, None)
-    match = SECTION_WORD.search(raw) or BARE_NUMBER.search(raw)
+    match = SECTION_WORD.search(raw) or _bare_number(raw)
     if not match:
         return ParsedCitation(raw, _act_in(raw, aliases), None, None, "no section number found")
     rest = (raw[: match.start()] + " " + raw[match.end():]).strip()
@@ -90,6 +91,13 @@ def parse_citation(text: str, aliases: AliasIndex) -> ParsedCitation:
     unit = re.sub(r"\s", "", match["unit"] or "") or None
     problem = None if act else (f"Act not recognised in {rest!r}" if rest else "no Act named")
     return ParsedCitation(raw, act, match["number"].upper(), unit, problem)
+
+
+def _bare_number(text: str) -> re.Match | None:
+    """The section number in '302 IPC' or 'Indian Penal Code 1860 302': not the Act's year."""
+    candidates = list(BARE_NUMBER.finditer(text))
+    numbers = [m for m in candidates if not YEAR.match(m["number"])]
+    return (numbers or candidates or [None])[0]
 
 
 def _act_in(text: str, aliases: AliasIndex) -> str | None:

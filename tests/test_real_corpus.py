@@ -103,3 +103,31 @@ def test_lookup_cli_names_successor_of_ipc_302(main_run):
     text = subprocess.run([sys.executable, "-m", "nyaya.cli", "lookup", "IPC", "302"],
                           capture_output=True, text=True, env=env, check=True).stdout
     assert "Successor: BNS_2023 s.103 (same)" in text
+
+
+def test_every_curated_section_round_trips_through_citation_forms(main_run):
+    """Each section of each curated Act, cited with each alias in five common forms."""
+    from nyaya.cli import load_lookup
+    from nyaya.settings import Settings
+
+    data_dir, _ = main_run
+    settings = Settings.from_env()
+    lookup = load_lookup(Settings(settings.corpus_root, data_dir, data_dir / "qdrant", None))
+    registry = table(data_dir, "act_registry").set_index("act_code")
+    curated = registry[registry["curated"]]
+    sections = table(data_dir, "sections")
+    forms = ("{alias} {n}", "s. {n} {alias}", "Section {n} of {title}", "u/s {n} {alias}",
+             "{n} {alias}")
+    wrong, total = [], 0
+    for act, number in zip(sections["act_code"], sections["section_number"], strict=True):
+        if act not in curated.index:
+            continue
+        for alias in curated.loc[act, "aliases"]:
+            for form in forms:
+                text = form.format(alias=alias, n=number, title=curated.loc[act, "title"])
+                result = lookup.lookup(text)
+                total += 1
+                if (result.act_code, result.section_number) != (act, number):
+                    wrong.append(text)
+    assert total > 100_000
+    assert wrong == []

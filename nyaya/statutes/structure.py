@@ -17,6 +17,7 @@ fixed-width quantifiers), so a 50 kB section costs linear time.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -346,17 +347,18 @@ class _UnitParser:
             frame.unit.end = group.start
         del self.stack[depth + 1:]
 
-        leaves = group.leaves
-        for i, leaf in enumerate(leaves):
+        # a leaf ends where the next one starts; an Exception runs on over its own leaves
+        ends, next_any, next_exception = [], end, end
+        for leaf in reversed(group.leaves):
+            ends.append(next_exception if leaf.kind == "exception" else next_any)
+            next_any = leaf.start
+            if leaf.kind == "exception":
+                next_exception = leaf.start
+        for leaf, leaf_end in zip(group.leaves, reversed(ends), strict=True):
             if leaf.kind == "heading":
                 continue
             parent = leaf.owner.unit.key if leaf.owner and leaf.owner.unit else parent_key
             parent = scoped.get(leaf.scope or "") or parent
-            leaf_end = end
-            for later in leaves[i + 1:]:
-                if leaf.kind != "exception" or later.kind == "exception":
-                    leaf_end = later.start
-                    break
             leaf.unit = self._add(
                 _Unit(self._leaf_key(parent, leaf), leaf.kind, parent, leaf.start, leaf_end)
             )
@@ -450,10 +452,13 @@ _ACT_NAME = re.compile(
     + r"){0,14}+)(?P<year>,?" + _WS + r"*+\d{4}\b)?(?P<num>" + _WS
     + r"*+\(\d{1,4}" + _WS + r"++of" + _WS + r"++\d{4}\))?"
 )
+# the word that ends an Act's name: not "Code" in "Code of Criminal Procedure", not
+# "Regulation" in "Banking Regulation Act"
 _ACT_KEYWORD = re.compile(
-    r"\b(?:Act|Code|Sanhita|Adhiniyam|Ordinance|Regulation)\b(?!" + _WS + r"++of\b)"
+    r"\b(?:Act|Code|Sanhita|Adhiniyam|Ordinance|Regulation)\b(?!" + _WS + r"++(?:of\b|[A-Z]))"
 )
-_ANY_ACT = re.compile(r"\b(?=[A-Z])")
+_BARE_KEYWORD = re.compile(r"(?:Act|Code|Sanhita|Adhiniyam|Ordinance|Regulation)")
+_THE_CAPITAL = re.compile(r"\bthe" + _WS + r"++(?=[A-Z])")
 _SENTENCE_BREAK = re.compile(r"[.;:](?=\s)|\n[ \t]*\n")
 _REFERENCE_CUES = (
     ("exception_reference", re.compile(r"\bexcept|\bsave\s+as\b|\bother\s+than\b|\bnothing\s+in\b")),
@@ -508,7 +513,9 @@ def _expand(first: str, last: str) -> list[str]:
     return [last]
 
 
-def _mention_at(text: str, start: int, section_number: str) -> _Mention | None:
+def _mention_at(
+    text: str, start: int, section_number: str, named_acts: _NamedActs
+) -> _Mention | None:
     """Parse "clause (a) of sub-section (1) of section 2 of the X Act, 1897" from `start`."""
     pos, parts = start, []
     while (unit := _UNIT_PART.match(text, pos)) is not None:
@@ -550,21 +557,31 @@ def _mention_at(text: str, start: int, section_number: str) -> _Mention | None:
         mention.end = same.end()
     elif (earlier := _EARLIER_ACT.match(text, of.end())) is not None:
         mention.end, mention.same_act = earlier.end(), False
-        mention.act_name = _last_act_name(text, start)
+        mention.act_name = named_acts.before(start)
     elif (named := _act_name_at(text, of.end())) is not None:
         mention.act_name, mention.end = named
         mention.same_act = False
+        if _BARE_KEYWORD.fullmatch(mention.act_name):  # "of the Act": the one named earlier
+            mention.act_name = named_acts.before(start)
     return mention
 
 
-def _last_act_name(text: str, before: int) -> str | None:
-    """The Act most recently named before `before`, for "section 51 of that Act"."""
-    found = None
-    for m in re.finditer(r"\bthe" + _WS + r"++(?=[A-Z])", text[:before]):
-        named = _act_name_at(text, m.end())
-        if named is not None:
-            found = named[0]
-    return found
+class _NamedActs:
+    """Acts named in the text, found once, for "section 51 of that Act" (the last one named)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.found: list[tuple[int, str]] | None = None
+
+    def before(self, pos: int) -> str | None:
+        if self.found is None:
+            self.found = []
+            for m in _THE_CAPITAL.finditer(self.text):
+                named = _act_name_at(self.text, m.end())
+                if named is not None and not _BARE_KEYWORD.fullmatch(named[0]):
+                    self.found.append((m.start(), named[0]))
+        i = bisect.bisect_left(self.found, pos, key=lambda found: found[0])
+        return self.found[i - 1][1] if i else None
 
 
 def _sentence_bounds(text: str, start: int, end: int, reach: int) -> tuple[int, int]:
@@ -601,9 +618,9 @@ def find_cross_references(
     one mention ("sections 303 to 305") share its span.
     """
     rows: list[dict] = []
-    pos = 0
+    pos, named_acts = 0, _NamedActs(text)
     while (token := _REF_START.search(text, pos)) is not None:
-        mention = _mention_at(text, token.start(), section_number)
+        mention = _mention_at(text, token.start(), section_number, named_acts)
         if mention is None:
             pos = token.end()
             continue
@@ -653,8 +670,12 @@ _DEFINITION = re.compile(
 _TERM = re.compile(r"[“\"‘]([^“”\"‘’\n]{1,80}+)[”\"’]")
 _MEANS_VERB = re.compile(r"\b(?:means?|denotes?|includes?)\b")
 _AND_INCLUDES = re.compile(r"\band" + _WS + r"++(?:shall" + _WS + r"++)?includes?\b")
-_PARAGRAPH_START = re.compile(r"(?:^|\n)[ \t]*+" + _PREFIX + r"(?:\([0-9A-Za-z]{1,4}\)[ \t]*+)*+$")
-_DEFINITION_TITLE = re.compile(r"\W*(?:definitions?\b|interpretation\b)", re.IGNORECASE)
+_PARAGRAPH_START = re.compile(
+    r"(?:^|\n)(?:[ \t\[]|\^?\d{1,3})*+(?:\([0-9A-Za-z]{1,4}\)(?:[ \t\[]|\^?\d{1,3})*+)*+$"
+)
+_DEFINITION_TITLE = re.compile(
+    r"\W*+(?:definitions?\b|interpretation(?:[- ]?clause)?\W*+$)", re.IGNORECASE
+)
 _TRAILING_JOINER = re.compile(r"(?:[;,]\s*(?:and|or)?|\s(?:and|or))\s*$")
 
 
@@ -665,8 +686,9 @@ def is_definition_section(title: str) -> bool:
 
 
 def _definition_kind(verb: str | None, body: str) -> str:
-    if verb is None:  # '"offence".---... the word "offence" means ...': read the first verb
-        first = _MEANS_VERB.search(body)
+    if verb is None:  # '"offence".---... the word "offence" means ...': its paragraph's verb
+        paragraph = body[:400].split("\n\n", 1)[0]
+        first = _MEANS_VERB.search(paragraph)
         verb = first.group() if first else "means"
     verb = " ".join(verb.split())
     if verb.endswith(("and includes", "and include")):
@@ -674,6 +696,24 @@ def _definition_kind(verb: str | None, body: str) -> str:
     if verb.startswith(("include", "shall include")):
         return "includes"
     return "means_and_includes" if _AND_INCLUDES.search(body) else "means"
+
+
+def _innermost(units: list[_Unit], positions: list[int]) -> list[_Unit | None]:
+    """For ascending positions, the innermost unit holding each (unit spans nest)."""
+    ordered = sorted(units, key=lambda unit: (unit.start, -unit.end))
+    out: list[_Unit | None] = []
+    stack: list[_Unit] = []
+    i = 0
+    for pos in positions:
+        while i < len(ordered) and ordered[i].start <= pos:
+            while stack and stack[-1].end <= ordered[i].start:
+                stack.pop()
+            stack.append(ordered[i])
+            i += 1
+        while stack and stack[-1].end <= pos:
+            stack.pop()
+        out.append(stack[-1] if stack else None)
+    return out
 
 
 def extract_definitions(act_code: str, section_number: str, text: str) -> list[dict]:
@@ -687,24 +727,27 @@ def extract_definitions(act_code: str, section_number: str, text: str) -> list[d
     """
     units = _parse_units(section_number, text)
     matches = list(_DEFINITION.finditer(text))
-    starts_paragraph = [
-        _PARAGRAPH_START.search(text, max(0, m.start() - 40), m.start()) is not None
-        for m in matches
-    ]
+    holders = _innermost(units, [m.start() for m in matches])
+    # a definition ends where the next one that opens its own paragraph ("(b) ", "^5[")
+    # begins: any such one in unnumbered text, only one of the same unit otherwise, so that
+    # "public servant" keeps the "election" of its Explanation
+    cuts: list[int | None] = [None] * len(matches)
+    next_any: int | None = None
+    next_in: dict[int, int] = {}
+    for i in range(len(matches) - 1, -1, -1):
+        holder = holders[i]
+        cuts[i] = next_any if holder is None else next_in.get(id(holder))
+        opening = _PARAGRAPH_START.search(text, max(0, matches[i].start() - 40), matches[i].start())
+        if opening is not None:
+            at = opening.start() + opening[0].startswith("\n")
+            next_any = at
+            next_in[id(holder)] = at
     rows: list[dict] = []
     seen: set[tuple[str, str]] = set()
-    for i, m in enumerate(matches):
-        holder = None
-        for unit in units:  # innermost = the last-starting unit that contains the term
-            if unit.start <= m.start() < unit.end:
-                holder = unit
+    for m, holder, cut in zip(matches, holders, cuts, strict=True):
         end = holder.end if holder else len(text)
-        for j in range(i + 1, len(matches)):
-            if matches[j].start() >= end:
-                break
-            if starts_paragraph[j]:
-                end = matches[j].start()
-                break
+        if cut is not None:
+            end = min(end, cut)
         unit_key = holder.key if holder else section_number
         body = text[m.end():end]
         definition_text = _TRAILING_JOINER.sub("", " ".join(text[m.start():end].split()))
