@@ -22,6 +22,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+# "exception" units are the "Exception 1.--" paragraphs of BNS 101, 356 and the IPC: they carry
+# their own illustrations and explanations, so they cannot be folded into a neighbouring unit
 UNIT_KINDS = (
     "sub_section",
     "clause",
@@ -48,17 +50,32 @@ _NUM, _ALPHA, _ROMAN, _UPPER = "num", "alpha", "roman", "upper"
 _FIRST_LABEL = {"1": _NUM, "a": _ALPHA, "i": _ROMAN, "A": _UPPER}
 _ROMAN_RE = re.compile(r"(?=[ivxl])(?:xl|l?x{0,3})(?:ix|iv|v?i{0,3})")
 _ROMAN_DIGITS = (
-    (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"),
+    (40, "xl"),
+    (10, "x"),
+    (9, "ix"),
+    (5, "v"),
+    (4, "iv"),
+    (1, "i"),
 )
-_UPPER_ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8,
-                "IX": 9, "X": 10}
+_UPPER_ROMAN = {
+    "I": 1,
+    "II": 2,
+    "III": 3,
+    "IV": 4,
+    "V": 5,
+    "VI": 6,
+    "VII": 7,
+    "VIII": 8,
+    "IX": 9,
+    "X": 10,
+}
 
 
 def _roman_value(label: str) -> int:
     value, rest = 0, label
     for number, digits in _ROMAN_DIGITS:
         while rest.startswith(digits):
-            value, rest = value + number, rest[len(digits):]
+            value, rest = value + number, rest[len(digits) :]
     return value
 
 
@@ -82,10 +99,13 @@ def _letter_successors(label: str) -> set[str]:
 
 
 def _successors(scheme: str, label: str) -> set[str]:
-    """Labels that may follow `label` as its next sibling (small gaps allowed for numbers)."""
+    """Labels that may follow `label` as its next sibling.
+
+    Numbers and roman numerals may skip a little (omitted sub-sections leave no trace in the
+    text); letters may not, or "(i)" after "(g)" could no longer open sub-clauses."""
     if scheme == _NUM:
         digits = label.rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-        suffix = label[len(digits):]
+        suffix = label[len(digits) :]
         number = int(digits)
         out = {str(number + step) for step in (1, 2, 3)}
         out.update(digits + s for s in (_letter_successors(suffix) if suffix else {"A"}))
@@ -95,7 +115,7 @@ def _successors(scheme: str, label: str) -> set[str]:
             base, suffix = label, ""
         else:  # inserted sub-clause such as (ia)
             base, suffix = label[:-1], label[-1]
-        out = {_to_roman(_roman_value(base) + 1)}
+        out = {_to_roman(_roman_value(base) + step) for step in (1, 2)}
         out.update(base + s for s in (_letter_successors(suffix) if suffix else {"a"}))
         return out
     return _letter_successors(label)
@@ -115,6 +135,8 @@ _MARKER = re.compile(
     r")"
 )
 _INLINE_LABEL = re.compile(r"[ \t]*+" + _PREFIX + r"\((?P<label>\d{1,3}[A-Z]{0,2}|[a-z]{1,4})\)")
+# the heading runs into the first sub-section: "53. Fraudulent transfer.-- (1) Every ..."
+_INLINE_FIRST_SUB_SECTION = re.compile(r"(?:—|--)[ \t]*+(?:\d{1,3}\[)?\(1\)")
 _FIRST_LABEL_AHEAD = re.compile(r"\s*+" + _PREFIX + r"\((?:a|i|1|A)\)")
 # "(8) of section 127", "(a) and (b)": a reference that happens to start a wrapped line
 _LABEL_IS_REFERENCE = re.compile(
@@ -153,6 +175,7 @@ class _Frame:
 class _Leaf:
     kind: str  # proviso / explanation / illustration / exception / heading (a boundary only)
     start: int
+    boundary: int  # where the unit before it ends: its line, amendment markers ("12[") included
     number: str | None = None  # "Explanation 2", "Exception 1", "Illustration (a)"
     scope: str | None = None  # "section" / "sub-section" when the text says which it explains
     owner: _Leaf | None = None  # the Exception an explanation or illustration belongs to
@@ -183,8 +206,8 @@ class _UnitParser:
         self.stack: list[_Frame] = []
         self.group: _Group | None = None
         self.units: list[_Unit] = []
-        self.counters: dict[tuple[str, str], int] = {}
-        self.seen_content = False
+        self.counters: dict[tuple[str, str], int] = {}  # provisos / illustrations per parent
+        self.key_counts: dict[str, int] = {}
 
     # -- driving ------------------------------------------------------------------------------
 
@@ -198,7 +221,6 @@ class _UnitParser:
             if line.strip():
                 if prev_blank or _ENDS_CLAUSE.search(prev_line.rstrip()[-16:]):
                     self._line(line_start)
-                self.seen_content = True
                 prev_blank, prev_line = False, line
             else:
                 prev_blank = True
@@ -225,12 +247,12 @@ class _UnitParser:
             if inline and not _LABEL_IS_REFERENCE.match(self.text, inline.end()):
                 self._label(inline["label"], inline.start("label") - 1, inline.start("label") - 1)
         elif m["prov"] is not None:
-            self._leaf("proviso", m.start("prov"), m.end(), None)
+            self._leaf("proviso", m.start("prov"), at, m.end(), None)
         elif m["kw"] is not None:
             kind = "exception" if m["kw"].startswith("Exception") else "explanation"
-            self._leaf(kind, m.start("kw"), m.end(), m["no"])
+            self._leaf(kind, m.start("kw"), at, m.end(), m["no"])
         else:
-            self._heading(m.start("illus"), m.end())
+            self._heading(at, m.end())
 
     # -- labels -------------------------------------------------------------------------------
 
@@ -246,25 +268,29 @@ class _UnitParser:
         if group is not None:
             first = group.inner_scheme is None and label in _FIRST_LABEL
             if group.expect_first_item and first:
-                return self._inner_item(label, pos)
+                return self._inner_item(label, pos, at)
             if group.inner_scheme is not None and label in _successors(
                 group.inner_scheme, group.inner_last or ""
             ):
-                return self._inner_item(label, pos)
+                return self._inner_item(label, pos, at)
             depth = self._successor_depth(label)
             if depth is not None:
                 self._close_group(at, depth)
                 return self._label(label, pos, at)
-            return self._inner_item(label, pos) if first else False
+            return self._inner_item(label, pos, at) if first else False
 
         depth = self._successor_depth(label)
         scheme = _FIRST_LABEL.get(label)
-        if not self.stack and not self.units and not self.seen_content and label[0].isdigit():
-            scheme = _NUM  # a section may open at "(2)" when "(1)" was omitted
+        if not self.stack and not self.units and label[0].isdigit():
+            scheme = _NUM  # numbering may open past (1): omitted sub-sections, quoted excerpts
+            inline = _INLINE_FIRST_SUB_SECTION.search(self.text, 0, at)
+            if label != "1" and inline is not None:  # "376. Punishment for rape.—(1) Whoever"
+                self._open(_NUM, "1", inline.end() - 3)
+                depth = 0
         if scheme is not None and any(f.scheme == scheme for f in self.stack):
             scheme = None
         if depth is not None and scheme is not None:  # "(i)" after "(h)": clause or sub-clause?
-            before = re.sub(r"[\s\d\[\]^]+$", "", self.text[max(0, at - 60):at])
+            before = re.sub(r"[\s\d\[\]^]+$", "", self.text[max(0, at - 60) : at])
             if _LIST_INTRO.search(before):
                 depth = None
         if depth is not None:
@@ -272,11 +298,15 @@ class _UnitParser:
             self._pop_to(depth, at)
         elif scheme is None:
             return False
+        self._open(scheme, label, pos)
+        return True
+
+    def _open(self, scheme: str, label: str, pos: int) -> None:
         parent = self.stack[-1].unit if self.stack else None
         parent_key = parent.key if parent else self.section
-        unit = _Unit(f"{parent_key}({label})", self._structural_kind(scheme, parent), parent_key, pos)
-        self.stack.append(_Frame(scheme, label, self._add(unit)))
-        return True
+        kind = self._structural_kind(scheme, parent)
+        unit = self._add(_Unit(f"{parent_key}({label})", kind, parent_key, pos))
+        self.stack.append(_Frame(scheme, label, unit))
 
     def _structural_kind(self, scheme: str, parent: _Unit | None) -> str:
         if scheme == _NUM:
@@ -292,7 +322,7 @@ class _UnitParser:
                 frame.unit.end = end
         del self.stack[depth:]
 
-    def _inner_item(self, label: str, pos: int) -> bool:
+    def _inner_item(self, label: str, pos: int, at: int) -> bool:
         group = self.group
         assert group is not None
         if group.inner_scheme is None:
@@ -300,7 +330,7 @@ class _UnitParser:
         group.inner_last = label
         group.expect_first_item = False
         if group.labelled_illustrations:
-            group.leaves.append(_Leaf("illustration", pos, f"({label})", owner=group.exception))
+            group.leaves.append(_Leaf("illustration", pos, at, f"({label})", owner=group.exception))
         return True
 
     # -- provisos, explanations, illustrations, exceptions ------------------------------------
@@ -313,52 +343,66 @@ class _UnitParser:
         group.labelled_illustrations = group.expect_first_item = False
         return group
 
-    def _leaf(self, kind: str, start: int, body: int, number: str | None) -> None:
-        group = self._open_group(start)
+    def _leaf(self, kind: str, start: int, at: int, body: int, number: str | None) -> None:
+        group = self._open_group(at)
         hint = _SCOPE_HINT.match(self.text, body)
         number = str(_UPPER_ROMAN.get(number, number)) if number else None
-        leaf = _Leaf(kind, start, number, hint["scope"].lower() if hint else None)
+        leaf = _Leaf(kind, start, at, number, hint["scope"].lower() if hint else None)
         if kind == "exception":
             group.exception = leaf
         else:
             leaf.owner = group.exception
         group.leaves.append(leaf)
 
-    def _heading(self, start: int, end: int) -> None:
-        group = self._open_group(start)
-        group.leaves.append(_Leaf("heading", start))
+    def _heading(self, at: int, end: int) -> None:
+        group = self._open_group(at)
+        group.leaves.append(_Leaf("heading", at, at))
         if _FIRST_LABEL_AHEAD.match(self.text, end):
             group.labelled_illustrations = group.expect_first_item = True
             return
-        content = end + len(self.text[end:end + 64]) - len(self.text[end:end + 64].lstrip())
-        group.leaves.append(_Leaf("illustration", content, owner=group.exception))
+        content = end + len(self.text[end : end + 64]) - len(self.text[end : end + 64].lstrip())
+        group.leaves.append(_Leaf("illustration", content, content, owner=group.exception))
 
     def _close_group(self, end: int, depth: int | None) -> None:
         """Attach the run of leaves to the unit whose sequence the next label continues."""
         group = self.group
         assert group is not None
         self.group = None
+        closing = depth
         if depth is None:  # end of text: a trailing run belongs to the last sub-section
             depth = 0 if self.stack and self.stack[0].scheme == _NUM else -1
+        scoped_depth = {"section": -1}
+        for i, frame in enumerate(self.stack):
+            if frame.scheme == _NUM:
+                scoped_depth["sub-section"] = i
+        # a run that opens "In this section ..." hangs off the section, and the clause before
+        # it must not swallow it
+        first = next((leaf for leaf in group.leaves if leaf.kind != "heading"), None)
+        if first is not None and first.scope in scoped_depth:
+            depth = min(depth, scoped_depth[first.scope])
         parent_key = self.stack[depth].unit.key if depth >= 0 else self.section
-        sub_sections = [f.unit.key for f in self.stack if f.scheme == _NUM]
-        scoped = {"section": self.section, "sub-section": sub_sections[-1] if sub_sections else None}
-        for frame in self.stack[depth + 1:]:
-            frame.unit.end = group.start
-        del self.stack[depth + 1:]
+        scoped = {
+            scope: self.stack[i].unit.key if i >= 0 else self.section
+            for scope, i in scoped_depth.items()
+        }
+        for frame in self.stack[depth + 1 :]:
+            if frame.unit.end < 0:
+                frame.unit.end = group.start
+        # the unit the next label continues stays open until that label replaces it
+        del self.stack[(depth if closing is None else closing) + 1 :]
 
         # a leaf ends where the next one starts; an Exception runs on over its own leaves
         ends, next_any, next_exception = [], end, end
         for leaf in reversed(group.leaves):
             ends.append(next_exception if leaf.kind == "exception" else next_any)
-            next_any = leaf.start
+            next_any = leaf.boundary
             if leaf.kind == "exception":
-                next_exception = leaf.start
+                next_exception = leaf.boundary
         for leaf, leaf_end in zip(group.leaves, reversed(ends), strict=True):
             if leaf.kind == "heading":
                 continue
             parent = leaf.owner.unit.key if leaf.owner and leaf.owner.unit else parent_key
-            parent = scoped.get(leaf.scope or "") or parent
+            parent = scoped.get(leaf.scope or "", parent)
             leaf.unit = self._add(
                 _Unit(self._leaf_key(parent, leaf), leaf.kind, parent, leaf.start, leaf_end)
             )
@@ -374,21 +418,18 @@ class _UnitParser:
         return f"{parent} {title} {leaf.number}" if leaf.number else f"{parent} {title}"
 
     def _add(self, unit: _Unit) -> _Unit:
+        count = self.key_counts.get(unit.key, 0) + 1
+        self.key_counts[unit.key] = count
+        if count > 1:  # a misprinted, repeated label: keep both, told apart
+            unit.key = f"{unit.key} #{count}"
         self.units.append(unit)
         return unit
 
 
 def _parse_units(section_number: str, text: str) -> list[_Unit]:
-    """Units in document order with offsets, keys made unique, empty units dropped."""
-    units = [
-        u for u in _UnitParser(section_number, text).parse() if text[u.start:u.end].strip()
-    ]
+    """Units in document order with offsets; units with no text are dropped."""
+    units = [u for u in _UnitParser(section_number, text).parse() if text[u.start : u.end].strip()]
     units.sort(key=lambda u: u.start)
-    seen: dict[str, int] = {}
-    for unit in units:
-        seen[unit.key] = seen.get(unit.key, 0) + 1
-        if seen[unit.key] > 1:  # a misprinted label repeated; keep both, told apart
-            unit.key = f"{unit.key} #{seen[unit.key]}"
     return units
 
 
@@ -412,7 +453,7 @@ def split_units(act_code: str, section_number: str, text: str) -> list[dict]:
                 "unit_kind": unit.kind,
                 "parent_key": unit.parent_key,
                 "ordinal": ordinals[unit.parent_key],
-                "text": text[unit.start:unit.end].strip(),
+                "text": text[unit.start : unit.end].strip(),
             }
         )
     return rows
@@ -428,8 +469,13 @@ _REF_START = re.compile(
 )
 _UNIT_PART = re.compile(
     r"(?i:sub-?sections?|sub-?clauses?|clauses?)" + _WS + r"*+"
-    r"(?P<labels>\(\w{1,6}\)(?:" + _WS + r"*+(?:,(?:" + _WS + r"*+(?:and|or)\b)?|and|or|to)"
-    + _WS + r"*+\(\w{1,6}\))*+)"
+    r"(?P<labels>\(\w{1,6}\)(?:"
+    + _WS
+    + r"*+(?:,(?:"
+    + _WS
+    + r"*+(?:and|or)\b)?|and|or|to)"
+    + _WS
+    + r"*+\(\w{1,6}\))*+)"
 )
 _LABELS = re.compile(r"\((\w{1,6})\)")
 _NUMBER = r"(?P<n>\d{1,4}[A-Z]{0,3})(?![a-z\d])(?P<sfx>(?:\((?:\d{1,3}[A-Z]{0,2}|[a-z]{1,4})\))*+)"
@@ -440,28 +486,41 @@ _MORE_NUMBERS = re.compile(
 )
 _OF = re.compile(_WS + r"*+,?" + _WS + r"*+of" + _WS + r"++")
 _THIS_SECTION = re.compile(r"(?i:this)" + _WS + r"++(?i:section)\b")
-_SAME_ACT = re.compile(
-    r"this" + _WS + r"++(?:Act|Code|Sanhita|Adhiniyam|Ordinance|Regulation)\b"
-)
+_SAME_ACT = re.compile(r"this" + _WS + r"++(?:Act|Code|Sanhita|Adhiniyam|Ordinance|Regulation)\b")
 _EARLIER_ACT = re.compile(
     r"(?:that|the" + _WS + r"++said)" + _WS + r"++(?:Act|Code|Sanhita|Adhiniyam|Ordinance)\b"
 )
 _NAME_WORD = r"(?:[A-Z][A-Za-z'’\-]*+|of|and|the|for|in|on|to|&|\([A-Z][^()\n]{0,60}\))"
 _ACT_NAME = re.compile(
-    r"(?:the" + _WS + r"++)?(?P<name>[A-Z][A-Za-z'’\-]*+(?:" + _WS + r"++" + _NAME_WORD
-    + r"){0,14}+)(?P<year>,?" + _WS + r"*+\d{4}\b)?(?P<num>" + _WS
-    + r"*+\(\d{1,4}" + _WS + r"++of" + _WS + r"++\d{4}\))?"
+    r"(?:the"
+    + _WS
+    + r"++)?(?P<name>[A-Z][A-Za-z'’\-]*+(?:"
+    + _WS
+    + r"++"
+    + _NAME_WORD
+    + r"){0,14}+)(?P<year>,?"
+    + _WS
+    + r"*+\d{4}\b)?(?P<num>"
+    + _WS
+    + r"*+\(\d{1,4}"
+    + _WS
+    + r"++of"
+    + _WS
+    + r"++\d{4}\))?"
 )
 # the word that ends an Act's name: not "Code" in "Code of Criminal Procedure", not
 # "Regulation" in "Banking Regulation Act"
 _ACT_KEYWORD = re.compile(
     r"\b(?:Act|Code|Sanhita|Adhiniyam|Ordinance|Regulation)\b(?!" + _WS + r"++(?:of\b|[A-Z]))"
 )
-_BARE_KEYWORD = re.compile(r"(?:Act|Code|Sanhita|Adhiniyam|Ordinance|Regulation)")
+_BARE_KEYWORD = re.compile(r"\b(?:Act|Code|Sanhita|Adhiniyam|Ordinance|Regulation)\b")
 _THE_CAPITAL = re.compile(r"\bthe" + _WS + r"++(?=[A-Z])")
 _SENTENCE_BREAK = re.compile(r"[.;:](?=\s)|\n[ \t]*\n")
 _REFERENCE_CUES = (
-    ("exception_reference", re.compile(r"\bexcept|\bsave\s+as\b|\bother\s+than\b|\bnothing\s+in\b")),
+    (
+        "exception_reference",
+        re.compile(r"\bexcept|\bsave\s+as\b|\bother\s+than\b|\bnothing\s+in\b"),
+    ),
     ("subject_to", re.compile(r"\bsubject\s+to\b|\bnotwithstanding\b")),
     (
         "definition_import",
@@ -484,17 +543,17 @@ class _Mention:
 
 
 def _act_name_at(text: str, pos: int) -> tuple[str, int] | None:
-    """"General Clauses Act, 1897" from "the General Clauses Act, 1897 (10 of 1897)"."""
+    """ "General Clauses Act, 1897" from "the General Clauses Act, 1897 (10 of 1897)"."""
     m = _ACT_NAME.match(text, pos)
     if m is None:
         return None
     name, end = m["name"], m.end()
     keyword = _ACT_KEYWORD.search(name)
-    if keyword is None:
+    if keyword is None and not (m["year"] and _BARE_KEYWORD.search(name)):
         return None
-    if keyword.end() < len(name):  # "Information Technology Act and the Bharatiya ..."
+    if keyword is not None and keyword.end() < len(name):  # "... Act and the Bharatiya ..."
         name, end = name[: keyword.end()], m.start("name") + keyword.end()
-    elif m["year"]:
+    elif m["year"]:  # "Code of Criminal Procedure, 1973" ends at its year
         name += ", " + m["year"].strip(" ,\t\n")
     return " ".join(name.split()), end
 
@@ -657,14 +716,49 @@ def find_cross_references(
 
 _QUOTED = r"[“\"‘][^“”\"‘’\n]{1,80}+[”\"’]"
 _DEFINITION = re.compile(
-    r"(?P<terms>" + _QUOTED + r"(?:" + _WS + r"*+(?:,|,?" + _WS + r"*+(?:and|or)" + _WS
-    + r"++)" + _WS + r"*+" + _QUOTED + r"){0,5}+)(?:"
+    r"(?P<terms>"
+    + _QUOTED
+    + r"(?:"
+    + _WS
+    + r"*+(?:,|,?"
+    + _WS
+    + r"*+(?:and|or)"
+    + _WS
+    + r"++)"
+    + _WS
+    + r"*+"
+    + _QUOTED
+    + r"){0,5}+)(?:"
     r"(?P<heading>[ \t]*+\.?[ \t]*+(?:-{2,}|—|–))"
-    r"|" + _WS + r"*+,?" + _WS + r"*+(?:(?:in" + _WS + r"++relation" + _WS + r"++to|with"
-    + _WS + r"++(?:reference|respect)" + _WS + r"++to|when" + _WS + r"++used)\b"
+    r"|"
+    + _WS
+    + r"*+,?"
+    + _WS
+    + r"*+(?:(?:in"
+    + _WS
+    + r"++relation"
+    + _WS
+    + r"++to|with"
+    + _WS
+    + r"++(?:reference|respect)"
+    + _WS
+    + r"++to|when"
+    + _WS
+    + r"++used)\b"
     r"[^“”\"‘’;:\n]{0,80}?," + _WS + r"*+)?"
-    r"(?P<verb>means" + _WS + r"++and" + _WS + r"++includes|shall" + _WS + r"++mean"
-    + _WS + r"++and" + _WS + r"++include|means|mean|shall" + _WS + r"++mean|includes|"
+    r"(?P<verb>means"
+    + _WS
+    + r"++and"
+    + _WS
+    + r"++includes|shall"
+    + _WS
+    + r"++mean"
+    + _WS
+    + r"++and"
+    + _WS
+    + r"++include|means|mean|shall"
+    + _WS
+    + r"++mean|includes|"
     r"include|shall" + _WS + r"++include|denotes|denote)\b)"
 )
 _TERM = re.compile(r"[“\"‘]([^“”\"‘’\n]{1,80}+)[”\"’]")
@@ -676,6 +770,9 @@ _PARAGRAPH_START = re.compile(
 _DEFINITION_TITLE = re.compile(
     r"\W*+(?:definitions?\b|interpretation(?:[- ]?clause)?\W*+$)", re.IGNORECASE
 )
+# longer than any real definition (BNS 2(28) "public servant" is ~2,500); keeps many terms in
+# one long unnumbered paragraph linear
+_MAX_DEFINITION_CHARS = 6000
 _TRAILING_JOINER = re.compile(r"(?:[;,]\s*(?:and|or)?|\s(?:and|or))\s*$")
 
 
@@ -723,7 +820,7 @@ def extract_definitions(act_code: str, section_number: str, text: str) -> list[d
     heading-style '"term".--- ...' and the IPC style 'The word "person" includes ...', with
     straight or curly quotes. unit_key is the innermost unit holding the term ("2(14)",
     "2(1)(a)") or the bare section. definition_text runs to the end of that unit, or to the
-    next definition that starts a paragraph, whichever comes first.
+    next definition that starts a paragraph, whichever comes first (at most 6,000 characters).
     """
     units = _parse_units(section_number, text)
     matches = list(_DEFINITION.finditer(text))
@@ -745,18 +842,24 @@ def extract_definitions(act_code: str, section_number: str, text: str) -> list[d
     rows: list[dict] = []
     seen: set[tuple[str, str]] = set()
     for m, holder, cut in zip(matches, holders, cuts, strict=True):
-        end = holder.end if holder else len(text)
+        end = min(holder.end if holder else len(text), m.start() + _MAX_DEFINITION_CHARS)
         if cut is not None:
             end = min(end, cut)
         unit_key = holder.key if holder else section_number
-        body = text[m.end():end]
-        definition_text = _TRAILING_JOINER.sub("", " ".join(text[m.start():end].split()))
-        kind = _definition_kind(m["verb"], body)
+        terms = []
         for term_match in _TERM.finditer(m["terms"]):
             term = " ".join(term_match[1].lower().split()).strip(" ,.")
-            if not term or (unit_key, term) in seen:
-                continue
-            seen.add((unit_key, term))
+            if term and (unit_key, term) not in seen:
+                seen.add((unit_key, term))
+                terms.append(term)
+        if not terms:  # '"offence".--- ... the word "offence" means': already have it
+            continue
+        definition_text = " ".join(text[m.start() : end].split())
+        joiner = _TRAILING_JOINER.search(definition_text[-12:])
+        if joiner is not None:
+            definition_text = definition_text[: len(definition_text) - len(joiner[0])]
+        kind = _definition_kind(m["verb"], text[m.end() : min(end, m.end() + 1500)])
+        for term in terms:
             rows.append(
                 {
                     "act_code": act_code,
