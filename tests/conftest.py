@@ -6,16 +6,17 @@ import os
 from pathlib import Path
 
 import pytest
+from minicorpus import write_fixture_corpus
 
 from nyaya.settings import Settings
 
-FIXTURE_CORPUS = Path(__file__).parent / "fixtures" / "corpus"
 _passed = 0
 
 
 @pytest.fixture(scope="session")
-def fixture_corpus() -> Path:
-    return FIXTURE_CORPUS
+def fixture_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The miniature test corpus (tests/minicorpus.py), written once per session."""
+    return write_fixture_corpus(tmp_path_factory.mktemp("corpus"))
 
 
 @pytest.fixture(scope="session")
