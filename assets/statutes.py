@@ -6,7 +6,7 @@ import pandas as pd
 
 from nyaya.statutes import frames, validate
 from nyaya.statutes.ingest import ingest_statutes
-from nyaya.statutes.registry import ActEntry, build_alias_index, known_gaps
+from nyaya.statutes.registry import alias_index_from_rows, known_gaps
 from nyaya.statutes.transitions import build_transition_map
 from pipelines.resources import NyayaSettings
 
@@ -39,13 +39,6 @@ def statute_tables(context: dg.AssetExecutionContext, settings: NyayaSettings):
     yield dg.Output(quarantine, "ingest_quarantine", metadata={"by_reason": str(per_reason)})
 
 
-def alias_index_of(act_registry: pd.DataFrame):
-    entries = [ActEntry(**row) for row in act_registry.to_dict("records")]
-    for entry in entries:
-        entry.aliases = list(entry.aliases)
-    return build_alias_index(entries)
-
-
 @dg.asset(group_name=GROUP)
 def law_transition_map(settings: NyayaSettings, sections: pd.DataFrame) -> dg.Output:
     """IPC->BNS, CrPC->BNSS, IEA->BSA rows from every mapping table, disagreements flagged."""
@@ -68,7 +61,8 @@ def sub_sections(sections: pd.DataFrame) -> dg.Output:
 @dg.asset(group_name=GROUP)
 def cross_references(sections: pd.DataFrame, act_registry: pd.DataFrame) -> dg.Output:
     """References between sections found in their text, typed by the words around them."""
-    frame = frames.cross_references_frame(sections, alias_index_of(act_registry))
+    frame = frames.cross_references_frame(
+        sections, alias_index_from_rows(act_registry.to_dict("records")))
     return dg.Output(frame, metadata={
         "by_type": str(frame["reference_type"].value_counts().to_dict()),
         "target_exists_share": float(frame["target_exists"].mean()) if len(frame) else 0.0})

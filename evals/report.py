@@ -33,11 +33,11 @@ def render_markdown(metrics: pd.DataFrame, provenance: dict[str, str]) -> str:
     return "\n".join(parts)
 
 
-def render_html(markdown_text: str, metrics: pd.DataFrame) -> str:
+def render_html(metrics: pd.DataFrame, provenance: dict[str, str]) -> str:
     """A page that opens offline: the provenance list and the full metrics table."""
     table = metrics.to_html(index=False, float_format=lambda v: f"{v:.4f}", border=0)
-    header = "".join(f"<li>{html.escape(line[2:])}</li>" for line in markdown_text.splitlines()
-                     if line.startswith("- "))
+    header = "".join(f"<li><b>{html.escape(key)}</b>: {html.escape(value)}</li>"
+                     for key, value in provenance.items())
     style = ("body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
              "td,th{padding:4px 8px;border-bottom:1px solid #ddd;text-align:right}"
              "td:nth-child(-n+3),th:nth-child(-n+3){text-align:left}")
@@ -53,7 +53,7 @@ def write_report(metrics: pd.DataFrame, provenance: dict[str, str], reports_dir:
     folder.mkdir(parents=True, exist_ok=True)
     text = render_markdown(metrics, provenance)
     (folder / "report.md").write_text(text, encoding="utf-8")
-    (folder / "report.html").write_text(render_html(text, metrics), encoding="utf-8")
+    (folder / "report.html").write_text(render_html(metrics, provenance), encoding="utf-8")
     metrics.to_csv(folder / "metrics.csv", index=False)
     write_table(metrics, folder / "metrics.parquet")
     latest = reports_dir / "latest"

@@ -8,7 +8,7 @@ import sys
 
 from nyaya.lookup import StatuteLookup, render_block
 from nyaya.settings import Settings
-from nyaya.statutes.registry import ActEntry, build_alias_index
+from nyaya.statutes.registry import alias_index_from_rows
 from nyaya.tables import read_table
 
 
@@ -17,14 +17,12 @@ def load_lookup(settings: Settings) -> StatuteLookup:
     registry = read_table(settings.table_path("act_registry"))
     sections = read_table(settings.table_path("sections"))
     transitions = read_table(settings.table_path("law_transition_map"))
-    entries = [ActEntry(**{**row, "aliases": list(row["aliases"])})
-               for row in registry.to_dict("records")]
     return StatuteLookup(
         registry.to_dict("records"),
         sections[["act_code", "section_number", "title", "text", "chapter_number",
                   "chapter_title", "status", "extraction_confidence"]].to_dict("records"),
         transitions.to_dict("records"),
-        build_alias_index(entries),
+        alias_index_from_rows(registry.to_dict("records")),
     )
 
 

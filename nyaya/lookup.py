@@ -152,8 +152,9 @@ class StatuteLookup:
         if row is None:
             result.reason = (f"{cited.act_code} has no section {cited.section_number} "
                              "in the sections table")
-            if key in known_gaps():
-                result.reason += f" (it exists in law but the corpus lacks it: {known_gaps()[key]})"
+            gap = known_gaps().get(key)
+            if gap:
+                result.reason += f" (it exists in law but the corpus lacks it: {gap})"
             return result
         text = " ".join(row["text"].split())
         result.status = VERIFIED

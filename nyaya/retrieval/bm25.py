@@ -40,5 +40,10 @@ class BM25Retriever:
             return []
         scores = self._index.get_scores(tokens)
         candidates = np.flatnonzero(scores > 0)
+        if len(candidates) > k:
+            # Keep every document scoring at least the k-th best, so ties at the cut are
+            # settled by doc id below rather than by argpartition's arbitrary order.
+            kth = np.partition(scores[candidates], len(candidates) - k)[len(candidates) - k]
+            candidates = candidates[scores[candidates] >= kth]
         ranked = sorted(candidates, key=lambda i: (-float(scores[i]), self.doc_ids[i]))[:k]
         return [Hit(self.doc_ids[i], float(scores[i]), self.method) for i in ranked]

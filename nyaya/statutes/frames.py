@@ -28,15 +28,11 @@ def section_sort_key(number: str) -> tuple[int, str]:
     return (int(match[1]), match[2].upper()) if match else (-1, number)
 
 
-def _ordered(frame: pd.DataFrame, act_column: str, section_column: str,
-             extra: list[str] | None = None) -> pd.DataFrame:
-    if frame.empty:
-        return frame
-    keys = frame[section_column].fillna("").map(section_sort_key)
+def _in_section_order(frame: pd.DataFrame) -> pd.DataFrame:
+    keys = frame["section_number"].map(section_sort_key)
     frame = frame.assign(_n=keys.map(lambda k: k[0]), _s=keys.map(lambda k: k[1]))
-    by = [act_column, "_n", "_s", *(extra or [])]
-    return frame.sort_values(by, kind="mergesort").drop(columns=["_n", "_s"]).reset_index(
-        drop=True)
+    return frame.sort_values(["act_code", "_n", "_s"], kind="mergesort").drop(
+        columns=["_n", "_s"]).reset_index(drop=True)
 
 
 def registry_frame(entries: list[ActEntry]) -> pd.DataFrame:
@@ -52,7 +48,7 @@ def sections_frame(sections: list[SectionRecord], registry: pd.DataFrame) -> pd.
     frame["era"] = frame["act_code"].map(era)
     frame["legal_domain"] = frame["act_code"].map(domain)
     frame["doc_id"] = frame["act_code"] + ":" + frame["section_number"]
-    return _ordered(frame, "act_code", "section_number")
+    return _in_section_order(frame)
 
 
 def quarantine_frame(records: list[Quarantined]) -> pd.DataFrame:
@@ -111,30 +107,25 @@ def transition_frame(rows: list[dict], sections: pd.DataFrame) -> pd.DataFrame:
 def review_queue_frame(sections: pd.DataFrame, quarantine: pd.DataFrame,
                        transitions: pd.DataFrame) -> pd.DataFrame:
     """Everything a person should look at, one row each, with the reason."""
+    where = ["act_code", "section_number", "source_file", "source_line"]
     low = sections[sections["extraction_confidence"] < REVIEW_CONFIDENCE]
     empty = sections[(sections["status"] == IN_FORCE) & (sections["text"].str.strip() == "")]
-    rows = [
-        *({"act_code": r.act_code, "section_number": r.section_number, "source_file":
-           r.source_file, "source_line": r.source_line, "issue": "low_extraction_confidence",
-           "detail": f"confidence {r.extraction_confidence:.2f} < {REVIEW_CONFIDENCE}"}
-          for r in low.itertuples()),
-        *({"act_code": r.act_code, "section_number": r.section_number, "source_file":
-           r.source_file, "source_line": r.source_line, "issue": "empty_text",
-           "detail": "in-force section with no text"} for r in empty.itertuples()),
-        *({"act_code": r.act_code, "section_number": r.section_number, "source_file":
-           r.source_file, "source_line": r.source_line, "issue": f"quarantined:{r.reason}",
-           "detail": r.detail} for r in quarantine.itertuples()),
-        *({"act_code": r.old_act_code, "section_number": r.old_section, "source_file":
-           MAPPING_TABLES[r.source_table][0], "source_line": r.source_line,
-           "issue": "mapping_unresolved", "detail": r.resolution_problem}
-          for r in transitions[~transitions["resolves"]].itertuples()),
-        *({"act_code": r.old_act_code, "section_number": r.old_section, "source_file":
-           MAPPING_TABLES[r.source_table][0], "source_line": r.source_line,
-           "issue": "mapping_disagreement", "detail": r.disagreement_detail}
-          for r in transitions[transitions["disagreement"]].itertuples()),
-    ]
-    columns = ["act_code", "section_number", "source_file", "source_line", "issue", "detail"]
-    frame = pd.DataFrame(rows, columns=columns)
+    mappings = transitions.assign(
+        act_code=transitions["old_act_code"], section_number=transitions["old_section"],
+        source_file=[MAPPING_TABLES[table][0] for table in transitions["source_table"]])
+    unresolved = mappings[~mappings["resolves"]]
+    disagreeing = mappings[mappings["disagreement"]]
+    frame = pd.concat([
+        low[where].assign(issue="low_extraction_confidence", detail=[
+            f"confidence {c:.2f} < {REVIEW_CONFIDENCE}" for c in low["extraction_confidence"]]),
+        empty[where].assign(issue="empty_text", detail="in-force section with no text"),
+        quarantine[where].assign(issue="quarantined:" + quarantine["reason"],
+                                 detail=quarantine["detail"]),
+        unresolved[where].assign(issue="mapping_unresolved",
+                                 detail=unresolved["resolution_problem"]),
+        disagreeing[where].assign(issue="mapping_disagreement",
+                                  detail=disagreeing["disagreement_detail"]),
+    ], ignore_index=True)
     frame["source_line"] = frame["source_line"].astype("Int64")
     return frame.sort_values(["issue", "source_file", "source_line"], kind="mergesort",
                              na_position="first").reset_index(drop=True)

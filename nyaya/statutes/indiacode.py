@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from nyaya.statutes.model import (
@@ -50,7 +51,7 @@ class ActDocument:
     source_url: str | None
     parts: list[ActPart]
 
-    @property
+    @cached_property
     def lines(self) -> list[SourceLine]:
         return [line for part in self.parts for line in part.body]
 

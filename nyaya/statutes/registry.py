@@ -15,6 +15,8 @@ from importlib import resources
 
 import yaml
 
+from nyaya.statutes.indiacode import normalize_section_number
+
 NAVEEN_SANHITAS = "naveen_sanhitas"
 COLONIAL_CODES = "colonial_codes"
 STOP_WORDS = {"the", "of", "and", "for", "in", "on", "to", "by", "with", "from", "a", "an", "at"}
@@ -55,7 +57,7 @@ def known_gaps() -> dict[tuple[str, str], str]:
     """(act_code, normalized section) -> why the corpus lacks a section that exists in law."""
     text = resources.files("nyaya.facts").joinpath("known_gaps.yaml").read_text(encoding="utf-8")
     rows = yaml.safe_load(text)["sections_absent_from_corpus"]
-    return {(row["act_code"], re.sub(r"[\s\-.]", "", str(row["section"])).upper()): row["why"]
+    return {(row["act_code"], normalize_section_number(str(row["section"]))): row["why"]
             for row in rows}
 
 
@@ -137,6 +139,12 @@ class AliasIndex:
             if alias in key and (best is None or len(alias) > len(best[1])):
                 best = (code, alias)
         return best
+
+
+def alias_index_from_rows(rows: list[dict]) -> AliasIndex:
+    """The alias index from `act_registry` table rows (aliases may arrive as arrays)."""
+    return build_alias_index([ActEntry(**{**row, "aliases": list(row["aliases"])})
+                              for row in rows])
 
 
 def build_alias_index(entries: list[ActEntry]) -> AliasIndex:
