@@ -1,0 +1,1 @@
+"""Supreme Court judgments: readers for the corpus sources and the tables built from them."""
