@@ -1,0 +1,1 @@
+"""Citation extractors for running text: statute mentions and case citations."""

@@ -1,0 +1,649 @@
+"""Case citations in running text: reporter citations, neutral citations and case names.
+
+Reporter citations ("AIR 1978 SC 597", "(1996) 4 SCC 319", "[1974] INSC 106") get a canonical
+`key` that other tables join on, so every written variant of one citation ("1995 (6) SCC 315",
+"(1995) 6 SCC 315", "1995 SCC (6) 315") gets the same key. Case names ("Maneka Gandhi v. Union
+of India") are found around their "v."/"vs."/"versus" and keyed with `case_name_key`, which
+matches party names across sources. IRLeD's "[?CITATION?]" masks are counted (kind "masked").
+
+Keys:
+- neutral "{year} INSC {number}"; AIR "AIR {year} {court} {page}" (court "SC" for the IRLeD
+  "1974 AIR 1389" form);
+- SCC "({year}) {volume} SCC {page}", supplementary "({year}) Supp {volume} SCC {page}";
+- SCR "[{year}] {volume} SCR {page}", supplementary "[{year}] Supp {volume} SCR {page}";
+- JT "JT {year} ({volume}) SC {page}"; SCALE "({year}) {volume} SCALE {page}";
+- SCC OnLine "{year} SCC OnLine {court} {page}"; Indlaw "{year} Indlaw {court} {number}";
+- other reporters "({year}) {volume} {REPORTER} {page}".
+A part that was not written (a volume) is left out together with its space.
+
+Every pattern is anchored on a reporter abbreviation or on the " v" of a case name, and every
+look-around is bounded, so adversarial text stays linear.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from itertools import chain, islice
+
+REPORTER = "reporter"
+NEUTRAL = "neutral"
+CASE_NAME = "case_name"
+MASKED = "masked"
+
+
+@dataclass(frozen=True)
+class CaseCitation:
+    """One case citation; `key` is the canonical form other tables join on."""
+
+    start: int
+    end: int
+    text: str
+    kind: str  # "reporter" | "neutral" | "case_name" | "masked"
+    reporter: str | None
+    year: int | None
+    volume: str | None
+    page: str | None
+    court: str | None  # AIR court code ("SC", "Bom", ...), Indlaw / SCC OnLine court
+    supplementary: bool
+    key: str | None
+    case_name: str | None
+    petitioner: str | None
+    respondent: str | None
+
+
+# --- reporter citations -------------------------------------------------------------------
+
+_YEAR = r"(?:1[89][0-9]{2}|20[0-4][0-9])"
+# Literal-first alternatives, so the scan can skip ahead on the first character.
+ANCHOR = re.compile(
+    r"(?:A\.I\.R\.|AIR|INSC|Indlaw|S\.\s?C\.\s?C\.?|SCC|S\.\s?C\.\s?R\.?|SCR|SCALE|Scale|JT|J\.T\.|"
+    r"Judgments?\s{1,2}Today|I\.\s?T\.\s?R\.?|ITR|Cri\.?\s?L\.?\s?J\.?|Crl\.?\s?L\.?\s?J\.?|"
+    r"Cr\.?\s?L\.?\s?J\.?|All\s?E\.\s?R\.?|All\s?ER|W\.\s?L\.\s?R\.?|WLR|A\.\s?C\.|AC|K\.\s?B\.|KB|"
+    r"Q\.\s?B\.|QB|Ch\.?|M\.\s?L\.\s?J\.?|MLJ|DLT|Bom\.?\s?L\.?\s?R\.?|AWC|Crimes|S\.\s?C\.\s?J\.?|SCJ|"
+    r"STC|E\.\s?L\.\s?T\.?|ELT|Comp\.?\s?Cas\.?|CTR|L\.\s?L\.\s?J\.?|LLJ|FLR|KLT|A\.\s?P\.\s?L\.\s?J\.?|"
+    r"APLJ|BLJR|PLR|Lab\.?\s?I\.?\s?C\.?|I\.\s?A\.|IA|U\.\s?S\.|US)"
+    r"(?![A-Za-z])"
+)
+CANONICAL = {
+    "air": "AIR", "insc": "INSC", "indlaw": "Indlaw", "scc": "SCC", "scr": "SCR",
+    "scale": "SCALE", "jt": "JT", "judgmenttoday": "JT", "judgmentstoday": "JT", "itr": "ITR",
+    "crilj": "Cri LJ", "crllj": "Cri LJ", "crlj": "Cri LJ", "aller": "All ER", "wlr": "WLR",
+    "ac": "AC", "kb": "KB", "qb": "QB", "ch": "Ch", "mlj": "MLJ", "dlt": "DLT", "bomlr": "Bom LR",
+    "awc": "AWC", "crimes": "Crimes", "scj": "SCJ", "stc": "STC", "elt": "ELT",
+    "compcas": "Comp Cas", "ctr": "CTR", "llj": "LLJ", "flr": "FLR", "klt": "KLT",
+    "aplj": "APLJ", "bljr": "BLJR", "plr": "PLR", "labic": "Lab IC", "ia": "IA", "us": "US",
+}
+BRACKETED_ONLY = {"Ch"}  # too common a word to accept without "[1990] Ch 12"
+_COURTS = {
+    "SC": "SC", "S.C.": "SC", "Bom": "Bom", "Bombay": "Bom", "All": "All", "Cal": "Cal",
+    "Mad": "Mad", "Ker": "Ker", "Pat": "Pat", "Raj": "Raj", "Guj": "Guj", "Ori": "Ori",
+    "Orissa": "Ori", "Ori.": "Ori", "P&H": "P&H", "P & H": "P&H", "Punj": "Punj",
+    "Pun": "Punj", "Del": "Del", "Delhi": "Del", "Kant": "Kant", "Kar": "Kant", "Mys": "Mys",
+    "AP": "AP", "A.P.": "AP", "Andh": "AP", "MP": "MP", "M.P.": "MP", "J&K": "J&K",
+    "J & K": "J&K", "HP": "HP", "H.P.": "HP", "Gau": "Gau", "Gauhati": "Gau", "Assam": "Assam",
+    "Nag": "Nag", "Lah": "Lah", "PC": "PC", "P.C.": "PC", "FC": "FC", "F.C.": "FC",
+    "Sikkim": "Sikkim", "Tri": "Tri", "Tripura": "Tri", "Mani": "Mani", "Manipur": "Mani",
+    "Jhar": "Jhar", "Chh": "Chh", "Utr": "Utr", "Uttaranchal": "Utr", "NOC": "NOC",
+    "Hyd": "Hyd", "Trav": "Trav", "TC": "TC", "T.C.": "TC", "Oudh": "Oudh", "Sind": "Sind",
+    "Pesh": "Pesh", "Rang": "Rang", "Goa": "Goa", "Meg": "Meg", "Bih": "Bih", "Cut": "Cut",
+    "Madh Pra": "MP", "Madh. Pra.": "MP", "Jam": "J&K", "Sau": "Sau", "VP": "VP", "MB": "MB",
+    "Pepsu": "Pepsu", "Ajmer": "Ajmer", "Bhopal": "Bhopal", "Kutch": "Kutch",
+}
+_COURT_RE = "|".join(re.escape(c) for c in sorted(_COURTS, key=len, reverse=True))
+AIR_RIGHT = re.compile(
+    rf"\s{{0,2}}\(?\s?(?P<year>{_YEAR})\s?\)?\s{{0,2}}(?P<court>{_COURT_RE})(?![A-Za-z&])\.?\s?"
+    r"(?:\(\s?(?P<supp>Supp|Suppl)\.?\s?\)\s?)?(?P<page>[0-9]{1,5})(?![0-9])"
+)
+AIR_AFTER_YEAR = re.compile(
+    rf"\s{{0,2}}(?:\(\s?(?P<court>{_COURT_RE})\s?\)\s?|(?P<sc>SC|S\.C\.)\s?)?"
+    r"(?P<page>[0-9]{1,5})(?![0-9])"
+)
+YEAR_BEFORE = re.compile(rf"(?<![0-9])(?P<ob>[\[(])?\s?(?P<year>{_YEAR})\s?[\])]?\s{{0,2}}$")
+_SUPP = r"(?:Supp?l?\.?|Supl\.?|Suppl\.?)"
+LEFT = re.compile(
+    rf"(?P<ob>[\[(])?\s?(?<![0-9])(?P<year>{_YEAR})\s?(?P<cb>[\])])?\s?,?\s?"
+    rf"(?:(?P<supp1>{_SUPP})\s?,?\s?)?"
+    r"(?:\(\s?(?P<vol>[0-9]{1,3})\s?\)|(?P<volb>[0-9]{1,3}))?\s?"
+    rf"(?:(?P<supp2>{_SUPP})\s?)?$"
+)
+RIGHT = re.compile(
+    r"\s?(?:\(\s?(?P<vol2>[0-9]{1,3})\s?\)\s?)?"
+    rf"(?:(?P<supp3>{_SUPP})\s?)?(?P<page>[0-9]{{1,5}})(?![0-9])"
+)
+NEUTRAL_RIGHT = re.compile(r"\s{0,2}(?P<page>[0-9]{1,5})(?![0-9])")
+COURT_WORD_RIGHT = re.compile(r"\s{1,2}(?P<court>[A-Z][A-Za-z]{1,5})\s{1,2}(?P<page>[0-9]{1,6})"
+                              r"(?![0-9])")
+JT_RIGHT = re.compile(
+    rf"\s{{0,2}}(?P<year>{_YEAR})\s?\(\s?(?P<vol>[0-9]{{1,2}})\s?\)\s?(?:S\.?\s?C\.?\s?)?"
+    r"(?P<page>[0-9]{1,5})(?![0-9])"
+)
+SCC_SERIES = re.compile(r"\s?\(\s?(?P<series>Cri|Crl|Cr|L\s?&\s?S|Tax|Jour)\.?\s?\)")
+SCC_ONLINE = re.compile(r"\s{1,2}On[Ll]ine\s{1,2}(?P<court>[A-Z][A-Za-z]{1,5})\s{1,2}"
+                        r"(?P<page>[0-9]{1,6})(?![0-9])")
+SERIES = {"cri": "Cri", "crl": "Cri", "cr": "Cri", "l&s": "L&S", "ls": "L&S", "tax": "Tax",
+          "jour": "Jour"}
+MASK = re.compile(r"\[\?CITATION\?\]")
+NON_ALNUM = re.compile(r"[^a-z0-9&]")
+
+
+@dataclass
+class _Reporter:
+    start: int
+    end: int
+    reporter: str
+    year: int
+    volume: str | None
+    page: str
+    court: str | None
+    supplementary: bool
+
+
+def _find_reporters(text: str) -> list[_Reporter]:
+    out: list[_Reporter] = []
+    last_end = 0
+    for m in ANCHOR.finditer(text):
+        start = m.start()
+        if start < last_end or (start and text[start - 1].isalpha()):
+            continue
+        found = _reporter_at(text, m)
+        if found is not None:
+            out.append(found)
+            last_end = found.end
+    return out
+
+
+def _reporter_at(text: str, m: re.Match) -> _Reporter | None:
+    written = m.group()
+    name = CANONICAL.get(NON_ALNUM.sub("", written.lower()))
+    if name is None:
+        return None
+    start, end = m.span()
+    lo = max(0, start - 32)
+    if name == "AIR":
+        right = AIR_RIGHT.match(text, end)
+        if right:
+            return _Reporter(start, right.end(), "AIR", int(right.group("year")), None,
+                             right.group("page"), _COURTS[right.group("court")],
+                             bool(right.group("supp")))
+        left = YEAR_BEFORE.search(text, lo, start)
+        after = AIR_AFTER_YEAR.match(text, end)
+        if left and after:  # IRLeD "1974 AIR 1389", "1991 AIR(Orissa) 283"
+            court = after.group("court")
+            return _Reporter(left.start("year"), after.end(), "AIR", int(left.group("year")),
+                             None, after.group("page"), _COURTS[court] if court else "SC", False)
+        return None
+    if name in ("INSC", "Indlaw"):
+        left = YEAR_BEFORE.search(text, lo, start)
+        if not left:
+            return None
+        start = left.start("ob") if left.group("ob") else left.start("year")
+        if name == "INSC":
+            right = NEUTRAL_RIGHT.match(text, end)
+            if not right:
+                return None
+            # "[1974] INSC 106" keeps its bracket in the span only when it closes
+            return _Reporter(start, right.end(), "INSC", int(left.group("year")), None,
+                             right.group("page"), None, False)
+        right = COURT_WORD_RIGHT.match(text, end)
+        if not right:
+            return None
+        return _Reporter(left.start("year"), right.end(), "Indlaw", int(left.group("year")),
+                         None, right.group("page"), right.group("court"), False)
+    if name == "JT":
+        right = JT_RIGHT.match(text, end)
+        if right:
+            return _Reporter(start, right.end(), "JT", int(right.group("year")),
+                             right.group("vol"), right.group("page"), "SC", False)
+    if name == "SCC":
+        online = SCC_ONLINE.match(text, end)
+        left = YEAR_BEFORE.search(text, lo, start)
+        if online and left:
+            return _Reporter(left.start("year"), online.end(), "SCC OnLine",
+                             int(left.group("year")), None, online.group("page"),
+                             online.group("court"), False)
+        series = SCC_SERIES.match(text, end)
+        if series:
+            name = "SCC (" + SERIES[NON_ALNUM.sub("", series.group("series").lower())] + ")"
+            end = series.end()
+    right = RIGHT.match(text, end)
+    if not right:
+        return None
+    left = LEFT.search(text, lo, start)
+    if not left:
+        return None
+    if name in BRACKETED_ONLY and not left.group("ob"):
+        return None
+    volume = left.group("vol") or left.group("volb") or right.group("vol2")
+    supp = bool(left.group("supp1") or left.group("supp2") or right.group("supp3"))
+    # An opening bracket belongs to the citation only when it is closed: "(1996)", "[2019]".
+    begin = left.start("ob") if left.group("ob") and left.group("cb") else left.start("year")
+    return _Reporter(begin, right.end(), name, int(left.group("year")),
+                     str(int(volume)) if volume else None, right.group("page"),
+                     "SC" if name == "JT" else None, supp)
+
+
+def _key(r: _Reporter) -> str | None:
+    year, vol, page = r.year, r.volume, r.page
+    if page.strip("0") == "":
+        return None
+    vol_part = f" {vol}" if vol else ""
+    supp = " Supp" if r.supplementary else ""
+    if r.reporter == "AIR":
+        return f"AIR {year} {r.court} {page}"
+    if r.reporter == "INSC":
+        return f"{year} INSC {page}"
+    if r.reporter == "Indlaw":
+        return f"{year} Indlaw {r.court} {page}"
+    if r.reporter == "SCC OnLine":
+        return f"{year} SCC OnLine {r.court} {page}"
+    if r.reporter == "SCR":
+        return f"[{year}]{supp}{vol_part} SCR {page}"
+    if r.reporter == "JT":
+        return f"JT {year} ({vol}) SC {page}" if vol else f"JT {year} SC {page}"
+    return f"({year}){supp}{vol_part} {r.reporter} {page}"
+
+
+def _citation(text: str, r: _Reporter) -> CaseCitation:
+    kind = NEUTRAL if r.reporter == "INSC" else REPORTER
+    end = r.end
+    start = r.start
+    if r.reporter == "INSC" and text[start] == "[" and "]" not in text[start:end]:
+        start += 1
+    return CaseCitation(start, end, text[start:end], kind, r.reporter, r.year, r.volume, r.page,
+                        r.court, r.supplementary, _key(r), None, None, None)
+
+
+# --- case names -----------------------------------------------------------------------------
+
+VERSUS = re.compile(r"[vV](?<=\s[vV])(?:s\.?|S\.?|/s\.?|ersus|ERSUS|\.)?(?=\s)")
+SUPRA = re.compile(r"\((?:supra|Supra|SUPRA)\)|(?:supra|Supra)(?![A-Za-z])")
+WORD = re.compile(r"\S+")
+QUOTES = "\"'“”‘’`"
+EDGE = QUOTES + "()[],;:"
+CONNECTORS = {"of", "and", "&", "the", "for", "@", "alias", "de", "da", "del", "van", "von",
+              "bin", "binti", "d/o", "s/o", "w/o", "by", "through", "thr.", "thr", "etc.", "etc",
+              "in", "on", "at", "ors.", "ors", "anr.", "anr", "others", "another", "lrs", "lrs.",
+              "&ors.", "&anr.", "&ors", "&anr", "(dead)", "(d)", "(deceased)", "to"}
+# Capitalised words that open a sentence or clause rather than a party name.
+LEFT_STOP = {"in", "see", "also", "cf", "cf.", "vide", "but", "following", "relying",
+             "referring", "similarly", "thus", "again", "further", "however", "moreover",
+             "therefore", "hence", "accordingly", "recently", "earlier", "later", "then", "now",
+             "here", "there", "when", "where", "while", "since", "as", "unlike", "like", "per",
+             "applying", "citing", "quoting", "distinguishing", "considering", "interpreting",
+             "on", "at", "from", "with", "without", "after", "before", "under", "our", "their",
+             "his", "her", "it", "its", "we", "they", "he", "she", "i", "a", "an", "this",
+             "that", "these", "those", "judgment", "decision", "case", "if", "is", "was",
+             "held", "whereas", "both", "same", "cited", "decided", "reported", "approved",
+             "overruled", "followed", "so", "yet", "although", "though", "because", "by"}
+RIGHT_STOP = {"this", "the", "in", "it", "he", "she", "we", "they", "there", "here", "that",
+              "where", "when", "wherein", "which", "who", "whereby", "as", "but", "held",
+              "see", "supra", "ibid", "ibid.", "id.", "air", "scc", "scr", "jt", "insc", "indlaw",
+              "scale", "a.i.r.", "s.c.c.", "s.c.r.", "itr", "also", "however", "a", "an", "at",
+              "para", "paras", "page", "on", "is", "was", "has", "had", "for",
+              "reported", "decided", "civil", "criminal", "appeal", "writ", "no.", "nos.", "slp",
+              "dated", "judgment", "order"}
+ABBREVIATIONS = {"ltd", "pvt", "co", "corpn", "corp", "bros", "govt", "deptt", "dept", "inc",
+                 "anr", "ors", "smt", "shri", "sri", "dr", "mr", "mrs", "ms", "st", "jr", "sr",
+                 "mfg", "assn", "asstt", "asst", "secy", "commr", "dist", "distt", "admn",
+                 "addl", "spl", "nat", "etc", "prop", "engg", "mkt", "regd", "soc", "ind", "ins",
+                 "rly", "mun", "mpl", "no", "nos", "thr", "lrs", "kum", "kr", "coop", "transp",
+                 "dev", "edn", "agri", "instt", "univ", "hon", "sec", "jt", "dy", "supdt",
+                 "collr", "cwt", "cit", "ito", "cst", "stc", "mahant", "sh", "commnr", "mfrs",
+                 "opp", "res", "vill", "tah", "teh"}
+ROMAN_CONTEXT = {"part", "chapter", "schedule", "order", "article", "form", "appendix", "table",
+                 "class", "list", "grade", "standard", "annexure", "section", "volume", "vol.",
+                 "book", "title", "division", "phase", "sector", "block", "ward"}
+GENERIC_NAMES = {"court", "high", "supreme", "act", "section", "bench", "judgment", "case",
+                 "tribunal", "the", "this", "said", "full", "division", "constitution", "state",
+                 "learned", "counsel", "judge", "rule", "article", "order", "para", "above"}
+MAX_LEFT = 10
+MAX_RIGHT = 12
+GAP_TO_REPORTER = re.compile(
+    r"[\s,;:(\[\-–—]{0,6}(?:(?:(?:since\s{1,2})?reported\s{1,2}(?:in|at|as)|in|at|cited\s{1,2}"
+    r"(?:in|as))\s{1,2})?[\s,;:(\[\-–—]{0,4}"
+)
+PARALLEL_GAP = re.compile(r"[\s,;:=&\])(\[]{0,6}")
+
+
+def _core(tok: str) -> str:
+    return tok.strip(EDGE)
+
+
+def _is_abbreviation(word: str) -> bool:
+    bare = word.rstrip(".")
+    return ("." in bare or len(bare) <= 2 or bare.lower() in ABBREVIATIONS
+            or bare.lower().lstrip("&") in ABBREVIATIONS)
+
+
+def _sentence_final(tok: str) -> bool:
+    """'Maharashtra.' closes a sentence; 'Ltd.', 'U.P.' and 'K.M.' do not."""
+    core = tok.rstrip(QUOTES + ")]")
+    return core.endswith(".") and not _is_abbreviation(_core(core))
+
+
+def _capital(word: str) -> bool:
+    return bool(word) and (word[0].isupper() or word.lower().startswith("m/s"))
+
+
+def _tokens_before(text: str, end: int, floor: int) -> Iterator[tuple[int, int, str]]:
+    """Whitespace-separated tokens before `end` (not before `floor`), nearest first, read in
+    small chunks so that a caller stopping after one word pays for one word."""
+    hi = end
+    step = 16
+    while hi > floor:
+        lo = max(floor, hi - step)
+        step = 64
+        if lo > floor:  # start the chunk at a space so no token is cut in two
+            space = text.rfind(" ", floor, lo + 1)
+            lo = space + 1 if space >= 0 else floor
+        for m in reversed(list(WORD.finditer(text, lo, hi))):
+            yield m.start(), m.end(), m.group()
+        hi = lo
+
+
+def _left_party(text: str, pos: int, floor: int) -> tuple[int, int] | None:
+    """Span of the petitioner ending before `pos` (the space before "v."), not before `floor`
+    (the end of the case name before it: "A v. B and C v. D")."""
+    taken: list[tuple[int, int, str, str]] = []  # (start, end, token, lower-case core)
+    prev_start = pos
+    for tok_start, tok_end, tok in _tokens_before(text, pos, max(floor, pos - 24 * MAX_LEFT)):
+        if len(taken) >= MAX_LEFT or "\n\n" in text[tok_end:prev_start]:
+            break
+        core = tok.strip(EDGE)
+        low = core.lower()
+        if not core or low in LEFT_STOP or low in VERSUS_WORDS or DIGIT.search(core):
+            break
+        if taken and (tok[-1] in ",;:]" or _sentence_final(tok)):
+            break
+        if not (core[0].isupper() or low in CONNECTORS or low.startswith(("&", "m/s"))):
+            break
+        taken.append((tok_start, tok_end, tok, low))
+        prev_start = tok_start
+        if tok[0] in OPENERS and tok[-1] not in ")]":
+            break  # an opening bracket or quote starts the name
+    while taken and (taken[-1][3] in CONNECTORS or not _capital(taken[-1][2].strip(EDGE))):
+        taken.pop()
+    if not taken:
+        return None
+    first = taken[-1]
+    start = first[0] + (len(first[2]) - len(first[2].lstrip(EDGE)))
+    last = taken[0]
+    end = last[1] - (len(last[2]) - len(last[2].rstrip(QUOTES + ",;:")))
+    return (start, end) if start < end else None
+
+
+DIGIT = re.compile(r"[0-9]")
+FOOTNOTE = re.compile(r"([^\s()\[\]]+)\([0-9]{1,2}\)[.,;:]?$")
+OPENERS = "([" + QUOTES
+VERSUS_WORDS = {"v", "v.", "vs", "vs.", "versus", "v/s", "v/s."}
+PARTY_TAIL = {"ors.", "anr.", "ors", "anr", "others", "another", "lrs", "lrs.", "&ors.", "&anr.",
+              "&ors", "&anr"}
+TRAILING_CONNECTORS = CONNECTORS - PARTY_TAIL
+
+
+def _right_party(text: str, pos: int, title: bool) -> tuple[int, int] | None:
+    """Span of the respondent starting after `pos`.
+
+    In a title line (`title`: the name opens its line) the respondent ends with the line.
+    """
+    taken: list[tuple[int, int, str, str]] = []  # (start, end, token, lower-case core)
+    prev_end = pos
+    depth = 0
+    for m in WORD.finditer(text, pos, min(len(text), pos + 24 * MAX_RIGHT)):
+        tok_start, tok_end, tok = m.start(), m.end(), m.group()
+        if len(taken) >= MAX_RIGHT or (tok_start - prev_end > 1 and (
+                "\n\n" in text[prev_end:tok_start]
+                or (title and "\n" in text[prev_end:tok_start]))) or (
+                title and text[prev_end:tok_start] == "\n"):
+            break
+        core = tok.strip(EDGE)
+        low = core.lower()
+        if ")" in tok and "(" in tok[1:]:
+            footnote = FOOTNOTE.match(tok)
+            if footnote and _capital(footnote.group(1)):  # "Union of India(1)"
+                word = footnote.group(1)
+                taken.append((tok_start, tok_start + len(word), word, word.lower()))
+                break
+        if low in VERSUS_WORDS:  # "A v. B and C v. D": give "C" back to the next name
+            joins = [i for i, t in enumerate(taken) if t[3] in ("and", "&") and (
+                i + 1 == len(taken) or taken[i + 1][3] not in PARTY_TAIL)]
+            del taken[joins[-1] if joins else max(len(taken) - 1, 0):]
+            break
+        if not core or DIGIT.search(core) or low in ("supra", "ibid", "citation", "citator"):
+            break
+        capital = core[0].isupper() or low.startswith("m/s")
+        if taken and (low in RIGHT_STOP or low.rstrip(".") in RIGHT_STOP):
+            break
+        if not (capital or low in CONNECTORS or low[0] == "&") or (
+                not taken and not capital and low != "the"):
+            break
+        depth += tok.count("(") - tok.count(")")
+        taken.append((tok_start, tok_end, tok, low))
+        prev_end = tok_end
+        if depth < 0:  # closes a bracket opened before the name: "(X v. Y)"
+            break
+        if tok[-1] in ",;:]" or tok[-1] in QUOTES or _sentence_final(tok):
+            break
+    while taken and (taken[-1][3] in TRAILING_CONNECTORS
+                     or not (_capital(taken[-1][2].strip(EDGE)) or taken[-1][3] in CONNECTORS)):
+        taken.pop()
+    if not taken:
+        return None
+    first = taken[0]
+    start = first[0] + (len(first[2]) - len(first[2].lstrip(QUOTES + "([")))
+    last = taken[-1]
+    trimmed = last[2].rstrip(QUOTES + ",;:]")
+    if trimmed.endswith(")"):
+        opened = sum(t[2].count("(") for t in taken)
+        closed = sum(t[2].count(")") for t in taken)
+        while trimmed.endswith(")") and closed > opened:
+            trimmed = trimmed[:-1]
+            closed -= 1
+    if trimmed.endswith(".") and _sentence_final(trimmed):
+        trimmed = trimmed[:-1]
+    end = last[0] + len(trimmed)
+    return (start, end) if start < end else None
+
+
+def _case_names(text: str) -> list[CaseCitation]:
+    out: list[CaseCitation] = []
+    last_end = 0
+    for m in VERSUS.finditer(text):
+        vs_start, vs_end = m.span()
+        if vs_start < last_end:
+            continue
+        sep = m.group()
+        if not _could_be_party(_word_before(text, vs_start - 1, last_end), True) or not (
+                _could_be_party(_word_after(text, vs_end), False)):
+            continue  # the cheap test first: "v. v. v." and "the v. the" end here
+        left = _left_party(text, vs_start - 1, last_end)
+        if left is None:
+            continue
+        title = left[0] == 0 or text[left[0] - 1] == "\n"
+        right = _right_party(text, vs_end, title)
+        if right is None:
+            continue
+        pet = text[left[0]:left[1]]
+        resp = text[right[0]:right[1]]
+        # A capital "V." is a party separator only in an all-capitals title on one line, not
+        # an initial ("RAMASWAMI, V.") or a numeral ("Part V of").
+        if sep in ("V", "V.") and (text[vs_end:vs_end + 1] != " " or text[vs_end + 1:vs_end + 2]
+                                   in "([" or pet.endswith(",") or not _roman_ok(pet, resp)):
+            continue
+        if _core(pet).lower() in GENERIC_NAMES or _core(resp).lower() in GENERIC_NAMES:
+            continue
+        name = text[left[0]:right[1]]
+        out.append(CaseCitation(left[0], right[1], name, CASE_NAME, None, None, None, None, None,
+                                False, case_name_key(name), name, pet, resp))
+        last_end = right[1]
+    return out
+
+
+def _word_before(text: str, pos: int, floor: int) -> str:
+    lo = max(floor, pos - 40, 0)
+    k = max(text.rfind(" ", lo, pos), text.rfind("\n", lo, pos), lo - 1)
+    return text[k + 1:pos]
+
+
+def _word_after(text: str, pos: int) -> str:
+    hi = min(len(text), pos + 41)
+    start = pos + 1
+    ends = [i for i in (text.find(" ", start, hi), text.find("\n", start, hi)) if i >= 0]
+    return text[start:min(ends) if ends else hi]
+
+
+def _could_be_party(word: str, left: bool) -> bool:
+    core = _core(word)
+    if not core:
+        return False
+    low = core.lower()
+    if low in VERSUS_WORDS or (left and low in LEFT_STOP):
+        return False
+    return core[0].isupper() or low.startswith(("m/s", "&")) or low in CONNECTORS
+
+
+def _roman_ok(pet: str, resp: str) -> bool:
+    """A capital 'V' separates parties only in an all-capitals title, never in 'Part V of'."""
+    words = pet.split()
+    if not words or words[-1].lower() in ROMAN_CONTEXT:
+        return False
+    return pet.upper() == pet and resp.upper() == resp
+
+
+def _supra_names(text: str, taken: list[tuple[int, int]]) -> list[CaseCitation]:
+    """'Maneka Gandhi (supra)', "Nanavati's case (supra)": short names cited earlier."""
+    out = []
+    covered = iter(sorted(taken))
+    span = next(covered, None)
+    for m in SUPRA.finditer(text):
+        pos = m.start()
+        while span is not None and span[1] < pos - 4:
+            span = next(covered, None)
+        if span is not None and span[0] <= pos <= span[1] + 4:
+            continue
+        end = pos
+        while end > 0 and text[end - 1] in " ,":
+            end -= 1
+        tokens = _tokens_before(text, end, max(0, end - 160))
+        first = next(tokens, None)
+        if first is None:
+            continue
+        if first[2].lower().strip(",") != "case":  # "Nanavati's case (supra)"
+            tokens = chain([first], tokens)
+        words: list[tuple[int, int, str]] = []
+        for tok in islice(tokens, 6):
+            core = _core(tok[2])
+            low = core.lower()
+            if (not core or any(c.isdigit() for c in core) or low in LEFT_STOP
+                    or (words and (tok[2].endswith((",", ";", ":")) or _sentence_final(tok[2])))):
+                break
+            if _capital(core) or (low in CONNECTORS and words):
+                words.append(tok)
+                continue
+            break
+        while words and _core(words[-1][2]).lower() in CONNECTORS:
+            words.pop()
+        if not words:
+            continue
+        start = words[-1][0] + (len(words[-1][2]) - len(words[-1][2].lstrip(EDGE)))
+        last = words[0][2]
+        stop = words[0][1] - (len(last) - len(last.rstrip(EDGE)))
+        name = text[start:stop]
+        if name.endswith(("'s", "’s")):
+            name = name[:-2]
+            stop -= 2
+        if start >= stop or all(w.lower().strip(EDGE) in GENERIC_NAMES for w in name.split()):
+            continue
+        out.append(CaseCitation(start, stop, name, CASE_NAME, None, None, None, None, None, False,
+                                case_name_key(name), name, name, None))
+    return out
+
+
+# --- putting it together ------------------------------------------------------------------
+
+def _attach_names(text: str, names: list[CaseCitation],
+                  reporters: list[CaseCitation]) -> tuple[list[CaseCitation], list[CaseCitation]]:
+    """Give 'X v. Y, AIR 1978 SC 597' (and its parallel citations) the name X v. Y."""
+    if not names or not reporters:
+        return names, reporters
+    starts = [c.start for c in reporters]
+    out_reporters = list(reporters)
+    kept: list[CaseCitation] = []
+    for name in names:
+        i = _reporter_within(starts, name.end, GAP_TO_REPORTER.match(text, name.end).end())
+        if i is None or out_reporters[i].case_name:
+            kept.append(name)
+            continue
+        while i is not None and not out_reporters[i].case_name:
+            out_reporters[i] = replace(out_reporters[i], case_name=name.case_name,
+                                       petitioner=name.petitioner, respondent=name.respondent)
+            end = out_reporters[i].end
+            i = _reporter_within(starts, end, PARALLEL_GAP.match(text, end).end())
+    return kept, out_reporters
+
+
+def _reporter_within(starts: list[int], lo: int, hi: int) -> int | None:
+    """Index of the first reporter citation starting in [lo, hi]."""
+    i = bisect_left(starts, lo)
+    return i if i < len(starts) and starts[i] <= hi else None
+
+
+def extract_case_citations(text: str) -> list[CaseCitation]:
+    """Every case citation in `text`, in order of appearance."""
+    if not text:
+        return []
+    reporters = [_citation(text, r) for r in _find_reporters(text)]
+    masks = [CaseCitation(m.start(), m.end(), m.group(), MASKED, None, None, None, None, None,
+                          False, None, None, None, None) for m in MASK.finditer(text)]
+    names = _case_names(text)
+    names, reporters = _attach_names(text, names, reporters)
+    taken = [(c.start, c.end) for c in names] + [(c.start, c.end) for c in reporters]
+    names += _supra_names(text, taken)
+    return sorted([*reporters, *masks, *names], key=lambda c: (c.start, c.end))
+
+
+def parse_case_citation(raw: str) -> CaseCitation | None:
+    """One citation string (a judgment header's 'AIR 1974 SC 1389'), or None if unreadable."""
+    found = extract_case_citations(raw)
+    for kind in (NEUTRAL, REPORTER, MASKED, CASE_NAME):
+        for citation in found:
+            if citation.kind == kind:
+                return citation
+    return None
+
+
+HONORIFICS = {"smt", "shri", "sri", "shrimati", "dr", "mr", "mrs", "ms", "kumari", "km", "kum",
+              "late", "the", "thiru", "tmt", "sh", "m/s", "messrs"}
+TAIL = {"ors", "others", "anr", "another", "etc", "and", "other", "or", "lrs", "&"}
+# Longest separator first, so the initial in "K. V. Rao vs. State" is not taken for "v.".
+SPLITS = [re.compile(p, re.IGNORECASE) for p in
+          (r"\sversus\s", r"\svs\.?\s", r"\sv/s\.?\s", r"\sv\.?\s")]
+CANON_WORDS = {"limited": "ltd", "private": "pvt", "corporation": "corpn", "company": "co",
+               "government": "govt", "brothers": "bros"}
+
+
+@lru_cache(maxsize=8192)
+def case_name_key(name: str) -> str:
+    """Key for matching a case name across sources: honorifics, '& Ors.', case and
+    punctuation dropped, and 'v'/'vs'/'versus' unified ('maneka gandhi v union of india')."""
+    text = re.sub(r"\bm\s?/\s?s\b\.?", " ", name, flags=re.IGNORECASE)
+    text = " " + text.strip() + " "
+    sides = [text]
+    for split in SPLITS:
+        sides = split.split(text, maxsplit=1)
+        if len(sides) == 2:
+            break
+    keys = [_party_key(side) for side in sides]
+    return " v ".join(keys)
+
+
+def _party_key(party: str) -> str:
+    words = re.sub(r"[^a-z0-9]+", " ", party.lower().replace("&", " and ")).split()
+    words = [CANON_WORDS.get(w, w) for w in words if w not in HONORIFICS]
+    while words and words[-1] in TAIL:
+        words.pop()
+    return " ".join(words)

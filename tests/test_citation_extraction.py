@@ -1,0 +1,416 @@
+"""Statute-mention and case-citation extraction: the forms judgments use, the false positives
+they invite, and robustness on arbitrary and adversarial text."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nyaya.citations.cases import (
+    CaseCitation,
+    case_name_key,
+    extract_case_citations,
+    parse_case_citation,
+)
+from nyaya.citations.statutes import StatuteMention, extract_statute_mentions
+from nyaya.statutes.registry import ActEntry, AliasIndex, build_alias_index
+
+ACTS = [
+    ("IPC_1860", "The Indian Penal Code, 1860", 1860,
+     ["IPC", "I.P.C.", "Indian Penal Code", "Penal Code", "Indian Penal Code 1860"]),
+    ("CrPC_1973", "The Code of Criminal Procedure, 1973", 1973,
+     ["CrPC", "Cr.P.C.", "Cr. P.C.", "CRPC", "Code of Criminal Procedure",
+      "Criminal Procedure Code"]),
+    ("COI", "The Constitution of India", 1950,
+     ["Constitution", "Constitution of India", "Indian Constitution", "COI"]),
+    ("CPC_1908", "The Code of Civil Procedure, 1908", 1908,
+     ["CPC", "C.P.C.", "Code of Civil Procedure", "Civil Procedure Code"]),
+    ("HMA_1955", "The Hindu Marriage Act, 1955", 1955, ["HMA", "Hindu Marriage Act", "H.M. Act"]),
+    ("PCA_1988", "The Prevention of Corruption Act, 1988", 1988,
+     ["PC Act", "Prevention of Corruption Act"]),
+    ("BNS_2023", "The Bharatiya Nyaya Sanhita, 2023", 2023,
+     ["BNS", "B.N.S.", "Bharatiya Nyaya Sanhita"]),
+    ("IEA_1872", "The Indian Evidence Act, 1872", 1872,
+     ["IEA", "I.E.A.", "Evidence Act", "Indian Evidence Act"]),
+]
+
+
+def _entry(code: str, title: str, year: int, aliases: list[str]) -> ActEntry:
+    return ActEntry(act_code=code, title=title, year=year, status="in_force", era="test",
+                    legal_domain="test", applicable_from=None, repealed_by=None,
+                    repealed_on=None, source_kind="indiacode", source_path=f"test/{code}",
+                    source_url=None, section_format="headings", curated=True,
+                    aliases=aliases)
+
+
+@pytest.fixture(scope="module")
+def aliases() -> AliasIndex:
+    return build_alias_index([_entry(*act) for act in ACTS])
+
+
+def _triples(text: str, aliases: AliasIndex) -> list[tuple[str | None, str | None, str | None]]:
+    return [(m.act_code, m.section, m.unit) for m in extract_statute_mentions(text, aliases)]
+
+
+# --- statute mentions: the forms -----------------------------------------------------------
+
+STATUTE_FORMS = [
+    ("Section 302 IPC", [("IPC_1860", "302", None)]),
+    ("convicted under section 302 of the Indian Penal Code, 1860 and sentenced",
+     [("IPC_1860", "302", None)]),
+    ("s. 34 of the Indian Penal Code", [("IPC_1860", "34", None)]),
+    ("bail u/s 438 Cr.P.C. was refused", [("CrPC_1973", "438", None)]),
+    ("under Sec. 498-A I.P.C. the husband", [("IPC_1860", "498A", None)]),
+    ("Sections 120B, 420 IPC", [("IPC_1860", "120B", None), ("IPC_1860", "420", None)]),
+    ("Sections 302/34 IPC", [("IPC_1860", "302", None), ("IPC_1860", "34", None)]),
+    ("Section 302 read with Section 34 of the IPC",
+     [("IPC_1860", "302", None), ("IPC_1860", "34", None)]),
+    ("u/s. 302 read with 34 IPC", [("IPC_1860", "302", None), ("IPC_1860", "34", None)]),
+    ("The Hindu Marriage Act applies. Sections 3 to 5 of the Act",
+     [("HMA_1955", "3", None), ("HMA_1955", "4", None), ("HMA_1955", "5", None)]),
+    ("Sections 3 to 40 of the Hindu Marriage Act",  # too long a range: the ends only
+     [("HMA_1955", "3", None), ("HMA_1955", "40", None)]),
+    ("ss. 14(1) and 39(2) of the Hindu Marriage Act",
+     [("HMA_1955", "14", "(1)"), ("HMA_1955", "39", "(2)")]),
+    ("Section 13(1)(ia) of the Hindu Marriage Act", [("HMA_1955", "13", "(1)(ia)")]),
+    ("clause (a) of sub-section (1) of Section 13 of the Hindu Marriage Act",
+     [("HMA_1955", "13", "(1)(a)")]),
+    ("Article 21 of the Constitution", [("COI", "21", None)]),
+    ("Articles 14, 19 and 21", [("COI", "14", None), ("COI", "19", None), ("COI", "21", None)]),
+    ("a petition under Art. 226", [("COI", "226", None)]),
+    ("Article 19(1)(g) of the Constitution of India", [("COI", "19", "(1)(g)")]),
+    ("Order XXXIX Rule 1 CPC", [("CPC_1908", "O39R1", None)]),
+    ("Order 39 Rule 1 and 2 of the Code of Civil Procedure",
+     [("CPC_1908", "O39R1", None), ("CPC_1908", "O39R2", None)]),
+    ("O. VI, r. 17 or O. 1, r. 10 of the Civil Procedure Code",
+     [("CPC_1908", "O6R17", None), ("CPC_1908", "O1R10", None)]),
+    ("Order 7 Rule 11(d) CPC", [("CPC_1908", "O7R11", "(d)")]),
+    ("section 3 of the Prevention of Corruption Act, 1988", [("PCA_1988", "3", None)]),
+    ("BNS_2023 s.103", [("BNS_2023", "103", None)]),
+    ("BNS s. 103(1)", [("BNS_2023", "103", "(1)")]),
+    ("s.103(1) BNS", [("BNS_2023", "103", "(1)")]),
+    ("Section 304 Part II IPC", [("IPC_1860", "304", "Part II")]),
+    ("sections 121, 132, 302, etc., of the Indian Penal Code",
+     [("IPC_1860", "121", None), ("IPC_1860", "132", None), ("IPC_1860", "302", None)]),
+    ("Section 65-B of the Evidence Act", [("IEA_1872", "65B", None)]),
+    ("Section 302 IPC and Section 65 of the Evidence Act",
+     [("IPC_1860", "302", None), ("IEA_1872", "65", None)]),
+    ("§ 302 IPC", [("IPC_1860", "302", None)]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), STATUTE_FORMS)
+def test_statute_forms(text: str, expected: list, aliases: AliasIndex) -> None:
+    assert _triples(text, aliases) == expected
+
+
+STATUTE_NEGATIVES = [
+    "the section of the public that objected",
+    "the Section Officer signed the order",
+    "see page 302 and para 34 of the judgment",
+    "the Act, 1956 came into force in 1956",
+    "Rule 5 of the Service Rules was not followed",
+    "an Article in the newspaper said so",
+    "Clause 11.4 and Art. 11.4 of the Side Letter",
+    "Section 5 of the agreement between the parties",
+    "Article 12 of the Articles of Association",
+    "in order 5 of 2001 the court",
+    "sub-section 3 was added later",
+    "the 3rd section of the road",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", STATUTE_NEGATIVES)
+def test_statute_negatives(text: str, aliases: AliasIndex) -> None:
+    assert extract_statute_mentions(text, aliases) == []
+
+
+def test_group_and_number_spans(aliases: AliasIndex) -> None:
+    text = "He was convicted under Sections 120B, 420 IPC by the trial court."
+    mentions = extract_statute_mentions(text, aliases)
+    assert [text[m.start:m.end] for m in mentions] == ["120B", "420"]
+    assert {m.text for m in mentions} == {"Sections 120B, 420 IPC"}
+    assert all(m.kind == "section" and m.act_text == "IPC" for m in mentions)
+    assert all(m.resolution == "explicit" and m.problem is None for m in mentions)
+
+
+def test_act_text_keeps_the_written_form(aliases: AliasIndex) -> None:
+    [mention] = extract_statute_mentions("section 302 of the Indian Penal Code, 1860.", aliases)
+    assert mention.act_text == "of the Indian Penal Code, 1860"
+    assert mention.text == "section 302 of the Indian Penal Code, 1860"
+
+
+# --- statute mentions: resolution -----------------------------------------------------------
+
+RESOLUTIONS = [
+    # the Act named in the phrase
+    ("Section 302 IPC", [("302", "IPC_1860", "explicit", None)]),
+    # "the Act" is the Act named last; "the Code" the Code named last
+    ("The Hindu Marriage Act, 1955 governs. Section 13 of the Act allows divorce.",
+     [("13", "HMA_1955", "context", None)]),
+    ("Under the Indian Penal Code and the Code of Civil Procedure, Section 151 of the Code",
+     [("151", "CPC_1908", "context", None)]),
+    ("the Code of Criminal Procedure and the Evidence Act. Section 313 of the said Code",
+     [("313", "CrPC_1973", "context", None)]),
+    # a defined short name beats "the most recent Act"
+    ("the Indian Penal Code (hereinafter 'the Code') and the Code of Civil Procedure. "
+     "Section 300 of the Code", [("300", "IPC_1860", "context", None)]),
+    ("the Prevention of Corruption Act, 1988 (in short 'the 1988 Act') and the Evidence Act. "
+     "Section 13 of the 1988 Act", [("13", "PCA_1988", "context", None)]),
+    # a bare section takes the Act named shortly before it
+    ("The Indian Penal Code is the general law. Section 302 punishes murder.",
+     [("302", "IPC_1860", "context", None)]),
+    ("the said Section 10 was not complied with", [("10", None, "unresolved", "act not named")]),
+    ("Section 5 of the Act", [("5", None, "unresolved", "act not named")]),
+    # Articles are the Constitution's unless another instrument is named
+    ("Art. 226", [("226", "COI", "context", None)]),
+    ("Article 14 of the ICCPR",
+     [("14", None, "unresolved", "act name not in registry: ICCPR")]),
+    # an Act that is named but not in the registry, here or through "the Act"
+    ("Section 5 of the Foreigners Act, 1946 and Section 6 of the Act",
+     [("5", None, "unresolved", "act name not in registry: Foreigners Act, 1946"),
+      ("6", None, "unresolved", "act name not in registry: Foreigners Act, 1946")]),
+    # a known name with another year is another Act
+    ("Section 3 of the Prevention of Corruption Act, 1947",
+     [("3", None, "unresolved",
+       "act name not in registry: Prevention of Corruption Act, 1947")]),
+    # an Act cited by number
+    ("Section 2 of Act 5 of 1956", [("2", None, "unresolved",
+                                      "act name not in registry: Act 5 of 1956")]),
+    # Orders without a Code named are the CPC's
+    ("Order 41 Rule 27", [("O41R27", "CPC_1908", "context", None)]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), RESOLUTIONS)
+def test_resolution(text: str, expected: list, aliases: AliasIndex) -> None:
+    got = [(m.section, m.act_code, m.resolution, m.problem)
+           for m in extract_statute_mentions(text, aliases)]
+    assert got == expected
+
+
+def test_bare_section_far_from_any_act_is_unresolved(aliases: AliasIndex) -> None:
+    text = "The Indian Penal Code was enacted. " + "Nothing relevant here. " * 200
+    text += "Section 302 is then mentioned."
+    [mention] = extract_statute_mentions(text, aliases)
+    assert (mention.act_code, mention.resolution, mention.problem) == (
+        None, "unresolved", "act not named")
+
+
+def test_longest_alias_wins(aliases: AliasIndex) -> None:
+    # "Penal Code" and "Indian Penal Code" are both aliases; the phrase names the longer one.
+    [mention] = extract_statute_mentions("s. 120B of the Indian Penal Code", aliases)
+    assert mention.act_text == "of the Indian Penal Code"
+    assert mention.act_code == "IPC_1860"
+
+
+def test_ambiguous_alias_is_reported() -> None:
+    index = build_alias_index([
+        _entry("PA_1861", "The Police Act, 1861", 1861, []),
+        _entry("PA_1949", "The Police Act, 1949", 1949, []),
+    ])
+    [mention] = extract_statute_mentions("Section 7 of the Police Act", index)
+    assert mention.act_code is None
+    assert mention.resolution == "unresolved"
+    assert mention.problem == "ambiguous act alias: PA_1861, PA_1949"
+
+
+# --- case citations -------------------------------------------------------------------------
+
+CITATION_KEYS = [
+    ("1995 (6) SCC 315", "(1995) 6 SCC 315"),
+    ("(1995) 6 SCC 315", "(1995) 6 SCC 315"),
+    ("1995 SCC (6) 315", "(1995) 6 SCC 315"),
+    ("[2000] 1 SCC 358", "(2000) 1 SCC 358"),
+    ("(1994) Supp (3) SCC 5", "(1994) Supp 3 SCC 5"),
+    ("1992 Suppl.(1) SCC 335", "(1992) Supp 1 SCC 335"),
+    ("1980 Suppl. SCC 27", "(1980) Supp SCC 27"),
+    ("1995 (7) JT 225", "JT 1995 (7) SC 225"),
+    ("JT 2004 (6) SC 299", "JT 2004 (6) SC 299"),
+    ("1995 (5) SCALE 690", "(1995) 5 SCALE 690"),
+    ("1985 (3) Suppl.SCR 264", "[1985] Supp 3 SCR 264"),
+    ("[1962] Suppl, 3 S.C.R. 724", "[1962] Supp 3 SCR 724"),
+    ("[1974] INSC 106", "1974 INSC 106"),
+    ("2019 INSC 770", "2019 INSC 770"),
+    ("AIR 1974 SC 1389", "AIR 1974 SC 1389"),
+    ("1974 AIR 1389", "AIR 1974 SC 1389"),
+    ("AIR 1960 Bom 12", "AIR 1960 Bom 12"),
+    ("A.I.R. 1945 P.C. 151", "AIR 1945 PC 151"),
+    ("AIR (1945) PC 118", "AIR 1945 PC 118"),
+    ("1991 AIR(Orissa) 283", "AIR 1991 Ori 283"),
+    ("1964 SCR (3) 787", "[1964] 3 SCR 787"),
+    ("[2019] 9 S.C.R. 593", "[2019] 9 SCR 593"),
+    ("1975 (1) SCR 173", "[1975] 1 SCR 173"),
+    ("(1975) 1 SCR 173", "[1975] 1 SCR 173"),
+    ("1953 SCR 136", "[1953] SCR 136"),
+    ("(1970) 77 I.T.R. 27", "(1970) 77 ITR 27"),
+    ("2004 Cri.LJ 28", "(2004) Cri LJ 28"),
+    ("1990 Cri LJ 1234", "(1990) Cri LJ 1234"),
+    ("[1944] A.C. 315", "(1944) AC 315"),
+    ("2003 Indlaw SC 512", "2003 Indlaw SC 512"),
+]
+
+
+@pytest.mark.parametrize(("raw", "key"), CITATION_KEYS)
+def test_parse_case_citation_keys(raw: str, key: str) -> None:
+    citation = parse_case_citation(raw)
+    assert citation is not None
+    assert citation.key == key
+    assert citation.text == raw
+
+
+def test_parsed_fields() -> None:
+    scc = parse_case_citation("(1994) Supp (3) SCC 5")
+    assert scc is not None
+    assert (scc.kind, scc.reporter, scc.year, scc.volume, scc.page, scc.supplementary) == (
+        "reporter", "SCC", 1994, "3", "5", True)
+    air = parse_case_citation("AIR 1960 Bom 12")
+    assert air is not None
+    assert (air.reporter, air.year, air.court, air.page) == ("AIR", 1960, "Bom", "12")
+    neutral = parse_case_citation("[1974] INSC 106")
+    assert neutral is not None
+    assert (neutral.kind, neutral.reporter, neutral.year, neutral.page) == (
+        "neutral", "INSC", 1974, "106")
+
+
+@pytest.mark.parametrize("raw", ["", "the appellant", "1995 (6) 315", "AIR", "SCC 315",
+                                 "Section 302 IPC", "in 1995 the SCC was"])
+def test_parse_case_citation_rejects(raw: str) -> None:
+    assert parse_case_citation(raw) is None
+
+
+def _kinds_keys(text: str) -> list[tuple[str, str | None]]:
+    return [(c.kind, c.key) for c in extract_case_citations(text)]
+
+
+CASE_TEXTS = [
+    ("In Maneka Gandhi v. Union of India this Court held that",
+     [("case_name", "maneka gandhi v union of india")]),
+    ("as held in Maneka Gandhi v. Union of India, AIR 1978 SC 597, the procedure",
+     [("reporter", "AIR 1978 SC 597")]),
+    ("See K.M. Nanavati v. State of Maharashtra (1962) Supp 1 SCR 567 : AIR 1962 SC 605.",
+     [("reporter", "[1962] Supp 1 SCR 567"), ("reporter", "AIR 1962 SC 605")]),
+    ("In State of U.P. v. Ram Singh and Union of India & Ors. v. Tulsiram Patel the",
+     [("case_name", "state of u p v ram singh"),
+      ("case_name", "union of india v tulsiram patel")]),
+    ("The decision in M/s. Tata Iron & Steel Co. Ltd. v. State of Bihar & Ors. was",
+     [("case_name", "tata iron and steel co ltd v state of bihar")]),
+    ("as observed in Maneka Gandhi (supra) and in Nanavati's case (supra).",
+     [("case_name", "maneka gandhi"), ("case_name", "nanavati")]),
+    ("This court in [?CITATION?] settled that", [("masked", None)]),
+    ("Part V of the Act and Schedule V. The rest", []),
+    ("the sum of Rs. 5 v. 10 was paid; v. v. v.", []),
+    ("in the year 1995 the (6) volume", []),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASE_TEXTS)
+def test_case_citations_in_text(text: str, expected: list) -> None:
+    assert _kinds_keys(text) == expected
+
+
+def test_case_name_is_attached_to_its_citations() -> None:
+    text = "See State of U.P. v. Ram Singh (1996) 4 SCC 319 : AIR 1996 SC 12 and later cases."
+    citations = extract_case_citations(text)
+    assert [c.key for c in citations] == ["(1996) 4 SCC 319", "AIR 1996 SC 12"]
+    assert {(c.case_name, c.petitioner, c.respondent) for c in citations} == {
+        ("State of U.P. v. Ram Singh", "State of U.P.", "Ram Singh")}
+
+
+def test_case_name_spans_and_parties() -> None:
+    text = "In Maneka Gandhi v. Union of India this Court held"
+    [citation] = extract_case_citations(text)
+    assert text[citation.start:citation.end] == "Maneka Gandhi v. Union of India"
+    assert (citation.petitioner, citation.respondent) == ("Maneka Gandhi", "Union of India")
+
+
+@pytest.mark.parametrize("name", [
+    "Maneka Gandhi v. Union of India",
+    "MANEKA GANDHI versus UNION OF INDIA & ANR.",
+    "Smt. Maneka Gandhi vs Union Of India And Another",
+    "Maneka Gandhi Vs. Union of India and others",
+])
+def test_case_name_key_matches_across_sources(name: str) -> None:
+    assert case_name_key(name) == "maneka gandhi v union of india"
+
+
+def test_case_name_key_keeps_different_cases_apart() -> None:
+    assert case_name_key("State of Bihar v. Ram") != case_name_key("State of Bihar v. Shyam")
+    assert case_name_key("K. V. Rao vs. State of A.P.") == "k v rao v state of a p"
+    assert case_name_key("M/s. Tata Iron & Steel Co. Ltd. v. State") == (
+        "tata iron and steel co ltd v state")
+
+
+# --- robustness -----------------------------------------------------------------------------
+
+TRICKY = ["Section", "section", "Sections", "s.", "ss.", "u/s", "Art.", "Article", "Order",
+          "Rule", "O.", "r.", "302", "34", "120B", "498-A", "(1)", "(ia)", "XXXIX", "IPC",
+          "I.P.C.", "Cr.P.C.", "of", "the", "Act", "Code", "Indian", "Penal", "read", "with",
+          "and", "to", "/", ",", ".", "v.", "vs.", "versus", "Union", "India", "State", "AIR",
+          "SCC", "SCR", "INSC", "JT", "SCALE", "1995", "(1995)", "[1974]", "(6)", "Supp",
+          "(supra)", "[?CITATION?]", "(", ")", "((((", "\n", "ü", "ß", "१२", "٣", "§", "&",
+          "Ors.", "M/s.", "hereinafter", "'the", "Act'", "Indlaw", "etc.,", "Part", "II"]
+
+
+def _check_statutes(text: str, mentions: list[StatuteMention]) -> None:
+    for m in mentions:
+        assert 0 <= m.group_start <= m.start < m.end <= m.group_end <= len(text)
+        assert m.text == text[m.group_start:m.group_end]
+        assert m.kind in ("section", "article", "order_rule")
+        assert m.resolution in ("explicit", "context", "unresolved")
+        assert (m.act_code is None) == (m.resolution == "unresolved")
+
+
+def _check_cases(text: str, citations: list[CaseCitation]) -> None:
+    assert citations == sorted(citations, key=lambda c: (c.start, c.end))
+    for c in citations:
+        assert 0 <= c.start < c.end <= len(text)
+        assert c.text == text[c.start:c.end]
+        assert c.kind in ("reporter", "neutral", "case_name", "masked")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=400))
+def test_arbitrary_text_never_breaks(text: str) -> None:
+    index = build_alias_index([_entry(*act) for act in ACTS])
+    _check_statutes(text, extract_statute_mentions(text, index))
+    _check_cases(text, extract_case_citations(text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(TRICKY), max_size=60),
+       st.lists(st.sampled_from([" ", "", "  ", ", ", "\n"]), min_size=1, max_size=5))
+def test_citation_like_text_never_breaks(words: list[str], seps: list[str]) -> None:
+    text = "".join(w + seps[i % len(seps)] for i, w in enumerate(words))
+    index = build_alias_index([_entry(*act) for act in ACTS])
+    _check_statutes(text, extract_statute_mentions(text, index))
+    _check_cases(text, extract_case_citations(text))
+
+
+ADVERSARIAL = {
+    "section runs": "Section Section section Sections ",
+    "versus runs": "v. v. vs. v. V. versus ",
+    "digits": "1234567890 (1995) 302/34 ",
+    "parentheses": "((((((()))))))(1)(a)(",
+    "unicode": "§§ ५६ ٣ Ünïcödé — “quoted” ‘v.’ ",
+    "mixed": "Section 302 v. Art. ((( AIR 1995 SC ( 12 ",
+}
+
+
+@pytest.mark.parametrize("name", list(ADVERSARIAL))
+def test_one_megabyte_of_adversarial_text(name: str, aliases: AliasIndex) -> None:
+    unit = ADVERSARIAL[name]
+    text = (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
+    began = time.perf_counter()
+    mentions = extract_statute_mentions(text, aliases)
+    middle = time.perf_counter()
+    citations = extract_case_citations(text)
+    ended = time.perf_counter()
+    assert isinstance(mentions, list) and isinstance(citations, list)
+    # Generous bounds: CI machines are noisy; on a quiet one each takes well under a second.
+    assert middle - began < 5, f"statutes took {middle - began:.2f}s"
+    assert ended - middle < 5, f"cases took {ended - middle:.2f}s"
