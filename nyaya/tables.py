@@ -30,3 +30,8 @@ def read_table(path: Path) -> pd.DataFrame:
             "`dagster asset materialize -m pipelines.definitions --select '*'`)"
         )
     return pq.read_table(path).to_pandas()
+
+
+def records(frame: pd.DataFrame) -> list[dict]:
+    """Rows as dicts with missing values as None (pandas reads missing strings as NaN)."""
+    return frame.astype(object).where(frame.notna(), None).to_dict("records")

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import dagster as dg
 
-from assets import evaluation, statutes
+from assets import evaluation, judgments, statutes
 from pipelines.resources import NyayaSettings, ParquetIOManager
 from pipelines.schedules import nightly_evaluation
 from pipelines.sensors import corpus_change_sensor
 
-all_assets = dg.load_assets_from_modules([statutes, evaluation])
-all_checks = dg.load_asset_checks_from_modules([statutes, evaluation])
+all_assets = dg.load_assets_from_modules([statutes, judgments, evaluation])
+all_checks = dg.load_asset_checks_from_modules([statutes, judgments, evaluation])
 
 main_job = dg.define_asset_job(
     "main_job", selection=dg.AssetSelection.all(),
     description="Corpus to report: ingest, tables, checks, runs, metrics and the report.")
 ingest_job = dg.define_asset_job(
-    "ingest_job", selection=dg.AssetSelection.groups(statutes.GROUP),
-    description="Statute ingestion only (what the corpus sensor starts).")
+    "ingest_job", selection=dg.AssetSelection.groups(statutes.GROUP, judgments.GROUP),
+    description="Statute and judgment tables only (what the corpus sensor starts).")
 evaluation_job = dg.define_asset_job(
     "evaluation_job", selection=dg.AssetSelection.groups(evaluation.GROUP),
     description="Runs, metrics and report over the current tables (the nightly schedule).")

@@ -1,4 +1,4 @@
-"""Start ingestion when the statute corpus changes (compared by content fingerprint)."""
+"""Start ingestion when the corpus changes (compared by content fingerprint)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import dagster as dg
 from nyaya.provenance import tree_fingerprint
 from nyaya.settings import Settings
 
-WATCHED = ("statutes", "mappings")
+WATCHED = ("statutes", "mappings", "judgments")
 
 
 def corpus_change_sensor(job: dg.UnresolvedAssetJobDefinition) -> dg.SensorDefinition:

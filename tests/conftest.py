@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from minicorpus import write_fixture_corpus
+from minijudgments import write_judgment_fixtures
 
 from nyaya.settings import Settings
 
@@ -15,8 +16,8 @@ _passed = 0
 
 @pytest.fixture(scope="session")
 def fixture_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The miniature test corpus (tests/minicorpus.py), written once per session."""
-    return write_fixture_corpus(tmp_path_factory.mktemp("corpus"))
+    """The miniature test corpus (tests/minicorpus.py and tests/minijudgments.py)."""
+    return write_judgment_fixtures(write_fixture_corpus(tmp_path_factory.mktemp("corpus")))
 
 
 @pytest.fixture(scope="session")

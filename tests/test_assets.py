@@ -6,7 +6,7 @@ import dagster as dg
 import pandas as pd
 import pytest
 
-from assets import evaluation, statutes
+from assets import evaluation, judgments, statutes
 from pipelines.definitions import defs
 from pipelines.resources import NyayaSettings, ParquetIOManager
 
@@ -114,5 +114,11 @@ def test_definitions_load_with_every_job_schedule_and_sensor():
     keys = {key.to_user_string() for key in repo.asset_graph.get_all_asset_keys()}
     assert keys >= {"act_registry", "sections", "sub_sections", "law_transition_map",
                     "cross_references", "definitions_index", "human_review_queue",
-                    "statute_retrieval_runs", "statute_retrieval_metrics", "evaluation_report"}
-    assert len(dg.load_asset_checks_from_modules([statutes, evaluation])) == 5
+                    "statute_retrieval_runs", "statute_retrieval_metrics", "evaluation_report",
+                    "judgments", "sc_case_registry", "judgment_quarantine", "judgment_chunks",
+                    "citation_mentions", "entity_index", "citation_graph_nodes",
+                    "citation_graph_edges", "domain_tags"}
+    assert len(dg.load_asset_checks_from_modules([statutes, judgments, evaluation])) == 12
+    ingest = defs.resolve_job_def("ingest_job")
+    assert {k.to_user_string() for k in ingest.asset_layer.executable_asset_keys} >= {
+        "sections", "judgments", "domain_tags"}

@@ -34,7 +34,7 @@ def test_main_job_succeeds_with_every_check_passing(main_run):
     _, result = main_run
     assert result.success
     evaluations = list(result.get_asset_check_evaluations())
-    assert len(evaluations) == 5
+    assert len(evaluations) == 12
     assert [e.check_name for e in evaluations if not e.passed] == []
 
 
@@ -131,3 +131,35 @@ def test_every_curated_section_round_trips_through_citation_forms(main_run):
                     wrong.append(text)
     assert total > 100_000
     assert wrong == []
+
+
+def test_judgment_tables_account_for_every_file(main_run):
+    data_dir, _ = main_run
+    judgments = table(data_dir, "judgments")
+    quarantine = table(data_dir, "judgment_quarantine")
+    assert judgments["source"].value_counts().to_dict() == {
+        "aila2019": 2914, "irled2017_prior": 1994, "irled2017_current": 200}
+    assert quarantine["reason"].value_counts().to_dict() == {
+        "duplicate_record": 1348, "empty_file": 6}
+    assert len(table(data_dir, "sc_case_registry")) + 1348 == 28881
+    # the same judgment read from AILA and IRLeD is one case, both ids kept
+    assert (judgments["same_case_as"].map(len) > 0).sum() >= 200
+
+
+def _metadata(result, node: str) -> dict:
+    [materialization] = result.asset_materializations_for_node(node)
+    return {k: v.value for k, v in materialization.metadata.items()}
+
+
+def test_judgment_quality_stays_at_its_measured_level(main_run):
+    """Regression floors a little under the figures measured on 2026-11-22 (README)."""
+    _, result = main_run
+    mentions = _metadata(result, "citation_mentions")
+    assert mentions["extraction_labeled_mentions"] == 610
+    assert mentions["detection_precision"] >= 0.93 and mentions["detection_recall"] >= 0.88
+    assert mentions["resolution_precision"] >= 0.78 and mentions["resolution_recall"] >= 0.74
+    domains = _metadata(result, "domain_tags")
+    assert domains["chunk_coverage"] >= 0.95
+    assert domains["domain_labeled_judgments"] == 217
+    assert domains["domain_accuracy_lenient"] >= 0.85
+    assert domains["domain_accuracy_strict"] >= 0.70

@@ -81,11 +81,19 @@ def era_for(year: int | None) -> str:
 
 
 def domain_for_title(title: str) -> str:
+    """The first domain whose keyword is a whole word or phrase of the title ('rent', not
+    'cur-rent')."""
     lowered = title.lower()
-    for domain, keywords in load_facts()["domain_keywords"]:
-        if any(keyword in lowered for keyword in keywords):
+    for domain, pattern in _domain_patterns():
+        if pattern.search(lowered):
             return domain
     return "general"
+
+
+@cache
+def _domain_patterns() -> list[tuple[str, re.Pattern]]:
+    return [(domain, re.compile(r"\b(?:" + "|".join(map(re.escape, keywords)) + r")\b"))
+            for domain, keywords in load_facts()["domain_keywords"]]
 
 
 def acronym(title: str) -> str:
