@@ -28,8 +28,9 @@ class ChunkingConfig(dg.Config):
 )
 def judgment_sources(context: dg.AssetExecutionContext, settings: NyayaSettings):
     """Read AILA 2019, IRLeD 2017 and the SC metadata once; link rows that are one case."""
-    judgments, registry, quarantine = tables.judgment_tables(
-        settings.resolved().require_corpus())
+    resolved = settings.resolved()
+    judgments, registry, quarantine = tables.judgment_tables(resolved.require_corpus(),
+                                                             resolved.judgments_dataset)
     context.log.info(f"{len(judgments)} judgments, {len(registry)} registry records, "
                      f"{len(quarantine)} quarantined")
     yield dg.Output(judgments, "judgments", metadata=validate.judgment_stats(judgments))

@@ -27,6 +27,7 @@ class Settings:
     data_dir: Path
     qdrant_path: Path  # embedded Qdrant Edge shard directory (the default store)
     qdrant_url: str | None  # a Qdrant server; when set it is used instead of the embedded store
+    judgments_dataset: str | None = None  # extra judgments: a datasets file/folder or hub id
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -36,6 +37,7 @@ class Settings:
             data_dir=data_dir,
             qdrant_path=resolve(os.environ.get("NYAYA_QDRANT_PATH", data_dir / "qdrant")),
             qdrant_url=os.environ.get("NYAYA_QDRANT_URL") or None,
+            judgments_dataset=os.environ.get("NYAYA_JUDGMENTS_DATASET") or None,
         )
 
     @property

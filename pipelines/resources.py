@@ -17,6 +17,7 @@ class NyayaSettings(dg.ConfigurableResource):
     corpus_root: str = ""
     data_dir: str = ""
     qdrant_url: str = ""
+    judgments_dataset: str = ""
 
     def resolved(self) -> Settings:
         base = Settings.from_env()
@@ -26,6 +27,7 @@ class NyayaSettings(dg.ConfigurableResource):
             data_dir=data_dir,
             qdrant_path=base.qdrant_path if not self.data_dir else data_dir / "qdrant",
             qdrant_url=self.qdrant_url or base.qdrant_url,
+            judgments_dataset=self.judgments_dataset or base.judgments_dataset,
         )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import dagster as dg
 import pandas as pd
 import pytest
@@ -115,3 +117,24 @@ def test_floors_tuned_for_the_real_corpus_fail_loudly_on_odd_fixtures(built):
     checks = {e.check_name: e for e in built[0].get_asset_check_evaluations()}
     assert not checks["decision_dates_parse"].passed
     assert "aila2019" in checks["decision_dates_parse"].description
+
+
+def test_a_datasets_source_joins_the_corpus_through_the_same_asset(fixture_corpus, tmp_path):
+    """NYAYA_JUDGMENTS_DATASET (here a local jsonl read by `datasets.load_dataset`)."""
+    rows = [{"doc_id": "x1", "text": "The appellant was convicted under Section 302 IPC. " * 20,
+             "case_name": "A v. B", "decision_date": "2001-02-03"},
+            {"doc_id": "x2", "text": "", "case_name": "C v. D", "decision_date": None}]
+    path = tmp_path / "extra.jsonl"
+    path.write_text("\n".join(json.dumps(row) for row in rows), encoding="utf-8")
+    data_dir = tmp_path / "data"
+    resources = {"settings": NyayaSettings(corpus_root=str(fixture_corpus),
+                                           data_dir=str(data_dir),
+                                           judgments_dataset=str(path)),
+                 "io_manager": ParquetIOManager(data_dir=str(data_dir))}
+    result = dg.materialize([judgments.judgment_sources], resources=resources)
+    assert result.success
+    table = pd.read_parquet(data_dir / "warehouse" / "judgments.parquet").set_index("doc_id")
+    assert table.loc["DATASET:x1", "decision_date"] == "2001-02-03"
+    assert "AILA:C1" in table.index
+    quarantine = pd.read_parquet(data_dir / "warehouse" / "judgment_quarantine.parquet")
+    assert "empty_text" in set(quarantine["reason"])

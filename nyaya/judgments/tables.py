@@ -22,7 +22,7 @@ from nyaya.judgments.domains import CitedProvision, DomainDecision, DomainTagger
 from nyaya.judgments.graph import CITATOR_RELATIONS, CITES, pagerank, relation_near
 from nyaya.judgments.identity import link_same_cases, match_registry
 from nyaya.judgments.resolution import REGISTRY_ONLY, RESOLVED, CaseResolver, citation_key
-from nyaya.judgments.sources import read_judgments, read_sc_metadata
+from nyaya.judgments.sources import read_judgment_dataset, read_judgments, read_sc_metadata
 from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.registry import alias_index_from_rows
 from nyaya.tables import records
@@ -40,9 +40,17 @@ def _keys(raws: list[str]) -> tuple[list[str], list[str]]:
     return keys, unread
 
 
-def judgment_tables(corpus_root: Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """(judgments, sc_case_registry, judgment_quarantine) from the corpus folder."""
+def judgment_tables(corpus_root: Path, dataset: str | None = None
+                    ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """(judgments, sc_case_registry, judgment_quarantine) from the corpus folder.
+
+    `dataset` adds judgments from a Hugging Face dataset (a local file or folder, or a hub id),
+    read with `load_dataset` like any other source and linked to the corpus the same way.
+    """
     records, quarantined = read_judgments(corpus_root)
+    if dataset:
+        extra, extra_quarantined = read_judgment_dataset(dataset)
+        records, quarantined = [*records, *extra], [*quarantined, *extra_quarantined]
     sc_records, sc_quarantined = read_sc_metadata(corpus_root)
     rows = []
     for record in records:
