@@ -9,6 +9,7 @@ it (same act_code and section too). Domain tags are scored on hand-labeled judgm
 
 from __future__ import annotations
 
+import zlib
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -94,9 +95,16 @@ def domain_accuracy(tags: pd.DataFrame) -> dict:
     present = [row for row in labeled if row["doc_id"] in predicted]
     if not present:
         return {"domain_labeled_judgments": 0}
-    strict = sum(predicted[row["doc_id"]] == row["domain"] for row in present)
-    lenient = sum(predicted[row["doc_id"]] in {row["domain"], *row.get("also", [])}
-                  for row in present)
+    def accuracy(rows: list[dict], lenient: bool) -> float:
+        hits = sum(predicted[row["doc_id"]] in
+                   ({row["domain"], *row.get("also", [])} if lenient else {row["domain"]})
+                   for row in rows)
+        return round(hits / len(rows), 4) if rows else 0.0
+
+    # Tagger changes are compared on the even half only; the odd half checks they generalize.
+    heldout = [row for row in present if zlib.crc32(row["doc_id"].encode()) % 2 == 1]
     return {"domain_labeled_judgments": len(present),
-            "domain_accuracy_strict": round(strict / len(present), 4),
-            "domain_accuracy_lenient": round(lenient / len(present), 4)}
+            "domain_accuracy_strict": accuracy(present, lenient=False),
+            "domain_accuracy_lenient": accuracy(present, lenient=True),
+            "domain_heldout_judgments": len(heldout),
+            "domain_accuracy_strict_heldout": accuracy(heldout, lenient=False)}

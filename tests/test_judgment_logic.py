@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from itertools import pairwise
 
@@ -174,3 +175,12 @@ def test_an_act_younger_than_the_judgment_is_not_what_it_cites(act_code, year, e
     assert got == expected
     assert (resolution == "unresolved") == (expected is None)
     assert (reason is not None) == (expected is None)
+
+
+def test_statute_evidence_counts_acts_not_the_length_of_a_charge_list():
+    charges = [CitedProvision("IPC_1860", s, "section", "IPC")
+               for s in ("147", "148", "149", "302", "307")]
+    bail = [CitedProvision("CrPC_1973", "438", "section", "Cr.P.C.")]
+    scores = TAGGER.statute_scores(charges + bail)
+    assert scores["criminal_substantive"] == pytest.approx(2 * (1 + math.log(5)))
+    assert scores["criminal_procedure"] == pytest.approx(2.0)

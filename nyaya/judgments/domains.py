@@ -85,12 +85,19 @@ class DomainTagger:
         return None if domain in NO_DOMAIN else domain
 
     def statute_scores(self, cited: Iterable[CitedProvision]) -> Counter:
-        counts = Counter(c for c in cited)
-        scores: Counter = Counter()
-        for provision, n in counts.items():
+        """Evidence per (domain, Act), growing with the log of its mentions.
+
+        Counting Acts rather than provisions keeps a long charge list ("ss. 147, 148, 149,
+        302, 307 IPC") from outvoting the one CrPC or Evidence Act provision the case turns on.
+        """
+        per_act: Counter = Counter()
+        for provision in cited:
             domain = self.provision_domain(provision)
             if domain is not None:
-                scores[domain] += STATUTE_WEIGHT * (1 + math.log(n))
+                per_act[(domain, provision.act_code or provision.act_text)] += 1
+        scores: Counter = Counter()
+        for (domain, _), n in per_act.items():
+            scores[domain] += STATUTE_WEIGHT * (1 + math.log(n))
         return scores
 
     def phrase_hits(self, text: str) -> list[tuple[int, str]]:
