@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from nyaya.settings import Settings
+from nyaya.statutes.ingest import ingest_statutes
 
 LABELS = Path(__file__).resolve().parents[1] / "evals" / "labels" / "statute_mentions.yaml"
 
@@ -139,13 +139,8 @@ def test_spans_inside_regions_sorted_and_disjoint(labels: dict) -> None:
                 assert inner[0][0] == m["start"] and inner[1][1] == m["end"]
 
 
-def test_act_codes_exist_in_registry(labels: dict) -> None:
-    path = Settings.from_env().table_path("act_registry")
-    if not path.exists():
-        pytest.skip(f"no act registry at {path} (run the pipeline first)")
-    import pandas as pd
-
-    codes = set(pd.read_parquet(path, columns=["act_code"])["act_code"])
+def test_act_codes_exist_in_registry(labels: dict, real_corpus: Path) -> None:
+    codes = {entry.act_code for entry in ingest_statutes(real_corpus).registry}
     used = {m["act_code"] for _, m in _mentions(labels) if m["act_code"] is not None}
     assert used <= codes, sorted(used - codes)
 
