@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from datetime import date
 
 from nyaya.lookup import StatuteLookup, render_block
 from nyaya.settings import Settings
@@ -40,6 +41,46 @@ def _lookup(args: argparse.Namespace) -> int:
     return 0 if result.found else 1
 
 
+def _load_case_verifier(settings: Settings):
+    """The case verifier when its module and tables exist; else None and why not."""
+    try:
+        from nyaya.verify.cases import load_case_verifier
+    except ImportError:
+        return None, "case citations not checked: the case verifier is not available"
+    try:
+        return load_case_verifier(settings), None
+    except FileNotFoundError as err:
+        return None, f"case citations not checked: {err}"
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from nyaya.verify.gate import render_blocks, verify_text
+    from nyaya.verify.model import OVERALL_VERIFIED
+    from nyaya.verify.statutes import StatuteChecker
+
+    settings = Settings.from_env()
+    try:
+        checker = StatuteChecker.from_settings(settings)
+    except FileNotFoundError as err:
+        print(f"nyaya verify: {err}", file=sys.stderr)
+        return 2
+    if args.file == "-":
+        text = sys.stdin.read()
+    else:
+        with open(args.file, encoding="utf-8") as handle:
+            text = handle.read()
+    case_verifier, why_not = _load_case_verifier(settings)
+    report = verify_text(text, checker, as_of=args.as_of, case_verifier=case_verifier,
+                         query=args.query)
+    if why_not:
+        report.notes = [why_not]
+    if args.json:
+        print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        print(render_blocks(report))
+    return 0 if report.overall == OVERALL_VERIFIED else 1
+
+
 def _run(args: argparse.Namespace) -> int:
     """Materialize the main job in-process, recorded in the Dagster instance (DAGSTER_HOME)."""
     import dagster as dg  # the pipeline is optional for lookups; import it only here
@@ -66,6 +107,18 @@ def main(argv: list[str] | None = None) -> int:
     lookup.add_argument("citation", nargs="+", help='e.g. BNS 103, "s. 302 IPC", "Article 21"')
     lookup.add_argument("--json", action="store_true", help="print a JSON object")
     lookup.set_defaults(handler=_lookup)
+    verify = commands.add_parser(
+        "verify", help="verify every citation in a text: exit 0 when VERIFIED, 1 otherwise, "
+        "2 when the tables are not built")
+    verify.add_argument("file", help="a text file, or - for standard input")
+    verify.add_argument("--json", action="store_true", help="print a JSON report")
+    verify.add_argument("--as-of", type=date.fromisoformat, default=None, metavar="YYYY-MM-DD",
+                        help="date of the conduct: IPC/CrPC/IEA cited on or after 2024-07-01 "
+                        "are STALE")
+    verify.add_argument("--query", default=None,
+                        help="the question the text answers; stored in the report for the "
+                        "relevance check, which is not implemented yet")
+    verify.set_defaults(handler=_verify)
     run = commands.add_parser("run", help="materialize a job (default: main_job) in-process")
     run.add_argument("--job", default="main_job")
     run.add_argument("--no-persist", dest="persist", action="store_false",

@@ -414,3 +414,17 @@ def test_one_megabyte_of_adversarial_text(name: str, aliases: AliasIndex) -> Non
     # Generous bounds: CI machines are noisy; on a quiet one each takes well under a second.
     assert middle - began < 5, f"statutes took {middle - began:.2f}s"
     assert ended - middle < 5, f"cases took {ended - middle:.2f}s"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("He was charged under BNS 302 for murder.", [("BNS_2023", "302", None)]),
+    ("IPC 1860 and IPC 302", [("IPC_1860", "302", None)]),  # 1860 is the year, not a section
+    ("CrPC 438(2) applies", [("CrPC_1973", "438", "(2)")]),
+    ("BNS_2023 103", [("BNS_2023", "103", None)]),
+    ("The AIR 1978 SC 597 report", []),  # a reporter, not an Act
+    ("Section 302 IPC", [("IPC_1860", "302", None)]),  # not counted twice
+])
+def test_act_acronym_then_number_as_model_answers_write_it(text, expected, aliases):
+    found = extract_statute_mentions(text, aliases)
+    assert [(m.act_code, m.section, m.unit) for m in found] == expected
+    assert all(m.resolution == "explicit" for m in found)

@@ -1091,4 +1091,36 @@ def extract_statute_mentions(text: str, aliases: AliasIndex) -> list[StatuteMent
     """Every cited provision in `text`, in order, with its Act resolved where the text allows."""
     if not text:
         return []
-    return _Reader(text, _prepared(aliases)).extract()
+    mentions = _Reader(text, _prepared(aliases)).extract()
+    taken = [(m.group_start, m.group_end) for m in mentions]
+    extra = [m for m in _acronym_mentions(text, aliases)
+             if not any(start < m.group_end and m.start < end for start, end in taken)]
+    if not extra:
+        return mentions
+    return sorted([*mentions, *extra], key=lambda m: (m.start, m.end))
+
+
+# "BNS 302", "IPC 498A", "CrPC 438(2)", "BNSS_2023 173": an Act acronym, then the number with no
+# section word, as model answers write them. Only short aliases (acronyms) of the registry
+# count, and a four-digit number after one is a year ("IPC 1860"), never a section.
+ACRONYM_NUMBER = re.compile(
+    r"(?<![\w.])(?P<act>[A-Z][A-Za-z.]{1,8}(?:_[0-9]{4})?)[ \t]{1,2}"
+    r"(?P<num>[0-9]{1,3}[A-Z]{0,2})(?P<unit>(?:\([0-9A-Za-z]{1,5}\)){0,4})(?![\w(])")
+_MAX_ACRONYM = 6
+
+
+def _acronym_mentions(text: str, aliases: AliasIndex) -> list[StatuteMention]:
+    found = []
+    for m in ACRONYM_NUMBER.finditer(text):
+        act = m.group("act")
+        key = normalize_alias(act.split("_")[0])
+        code = aliases.by_alias.get(normalize_alias(act)) if "_" in act else None
+        if code is None and sum(c.isupper() for c in act) >= 2 and len(key) <= _MAX_ACRONYM:
+            code = aliases.by_alias.get(key)
+        if code is None:
+            continue
+        found.append(StatuteMention(
+            m.start("num"), m.end("num"), m.start(), m.end(), m.group(0),
+            ARTICLE if code == aliases.resolve("Constitution") else SECTION, code,
+            _section(m.group("num")), m.group("unit") or None, act, EXPLICIT, None))
+    return found

@@ -1,0 +1,1 @@
+"""Citation verification: the deterministic gate every model answer passes."""

@@ -1,0 +1,157 @@
+"""The gate: every citation's verdict, one overall status, and the blocks and JSON users see.
+
+Overall status (issue 6, specification 000 s.8): VERIFIED when every citation survives (and
+there is at least one); PARTIALLY_VERIFIED when some statute survives but not everything does;
+PRECEDENT_ONLY when no statute survives but a case citation was FOUND (the statutory gap is
+disclosed); UNVERIFIED when nothing survives or nothing was cited (the cannot-verify message).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+
+from nyaya.verify.model import (
+    FALSE_FRIEND,
+    FOUND,
+    NOT_FOUND,
+    OVERALL_VERIFIED,
+    PARTIALLY_VERIFIED,
+    PRECEDENT_ONLY,
+    STALE,
+    UNVERIFIED,
+    VERIFIED,
+    CitationVerdict,
+)
+from nyaya.verify.statutes import StatuteChecker, verify_statutes
+
+CaseVerifier = Callable[[str], list[CitationVerdict]]
+
+CANNOT_VERIFY = (
+    "I cannot verify this answer: none of its legal citations could be confirmed against the "
+    "statute tables or the Supreme Court registry. Do not rely on it; consult the official text "
+    "of the law or a qualified advocate.")
+MESSAGES = {
+    OVERALL_VERIFIED: "Every citation was verified.",
+    PARTIALLY_VERIFIED: ("Some citations could not be verified and must be removed before this "
+                         "answer is shown; the rest were verified."),
+    PRECEDENT_ONLY: (
+        "No statutory provision in this answer could be verified; it rests on Supreme Court "
+        "precedent only. Statutory gap: check the current statutory position (BNS, BNSS and BSA "
+        "replaced IPC, CrPC and IEA from 2024-07-01) and whether the precedent is still good "
+        "law before relying on it."),
+    UNVERIFIED: CANNOT_VERIFY,
+}
+REMOVE = "ACTION REQUIRED: Remove this citation from the response."
+
+
+@dataclass
+class VerificationReport:
+    """Verdicts in text order, the overall status and the message that goes with it."""
+
+    verdicts: list[CitationVerdict]
+    overall: str
+    message: str
+    query: str | None = None  # kept for the relevance step (issue 6), not yet used
+    as_of: date | None = None
+    cases_checked: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        counts = Counter(f"{v.kind}:{v.status}" for v in self.verdicts)
+        return {"total": len(self.verdicts),
+                "surviving": sum(v.survives for v in self.verdicts), **dict(sorted(counts.items()))}
+
+    def to_dict(self) -> dict:
+        return {"overall": self.overall, "message": self.message, "query": self.query,
+                "as_of": self.as_of.isoformat() if self.as_of else None,
+                "cases_checked": self.cases_checked, "notes": list(self.notes),
+                "counts": self.counts, "citations": [v.to_dict() for v in self.verdicts]}
+
+
+def overall_status(verdicts: list[CitationVerdict]) -> str:
+    """The response's status from its citations' verdicts (see the module docstring)."""
+    if verdicts and all(v.survives for v in verdicts):
+        return OVERALL_VERIFIED
+    if any(v.survives for v in verdicts if v.kind == "statute"):
+        return PARTIALLY_VERIFIED
+    if any(v.kind == "case" and v.status == FOUND for v in verdicts):
+        return PRECEDENT_ONLY
+    return UNVERIFIED
+
+
+def verify_text(text: str, checker: StatuteChecker, *, as_of: date | None = None,
+                case_verifier: CaseVerifier | None = None, query: str | None = None,
+                indexed: Callable[[str, str], bool] | None = None) -> VerificationReport:
+    """Verify every statute (and, given `case_verifier`, every case) citation in `text`."""
+    verdicts = verify_statutes(text, checker, as_of=as_of, indexed=indexed)
+    notes = []
+    if case_verifier is None:
+        notes.append("case citations were not checked (no case verifier available)")
+    else:
+        verdicts += case_verifier(text)
+    verdicts.sort(key=lambda v: (v.span[0], v.span[1]))
+    overall = overall_status(verdicts)
+    message = MESSAGES[overall]
+    if not verdicts:
+        message = "No citation was found to verify. " + CANNOT_VERIFY
+    return VerificationReport(verdicts, overall, message, query, as_of,
+                              case_verifier is not None, notes)
+
+
+def render_blocks(report: VerificationReport) -> str:
+    """Human blocks in the layout of specification 000 s.6-7, one per citation."""
+    head = [f"OVERALL: {report.overall}", report.message, *(f"Note: {n}" for n in report.notes)]
+    return "\n\n".join(["\n".join(head), *(render_verdict(v) for v in report.verdicts)])
+
+
+def render_verdict(verdict: CitationVerdict) -> str:
+    """One citation's block: what was checked, the verdict with its reason, what to do."""
+    if verdict.kind != "statute":
+        return _case_block(verdict)
+    cited = f"{verdict.act_code or '?'} s.{verdict.section_number or '?'}{verdict.unit or ''}"
+    if verdict.status == VERIFIED:
+        info = verdict.matched or {}
+        lines = [f"CITATION VERIFIED: {cited}", f"Status: VERIFIED (source: {verdict.source})",
+                 "", f"Section: {verdict.section_number} — {info.get('title')}",
+                 f"Act: {info.get('act_title')} ({verdict.act_code})",
+                 f"Era: {info.get('era')} | Applicable from: "
+                 f"{info.get('applicable_from') or 'not recorded'}"]
+        if info.get("chapter_number"):
+            lines.append(f"Chapter: {info['chapter_number']} — "
+                         f"{info.get('chapter_title') or ''}".rstrip(" —"))
+        lines += [f"Successor: {_link(link)}" for link in verdict.successors]
+        lines.append(f"Note: {verdict.reason}")
+        if info.get("text_preview"):
+            lines.append(f"Text (preview): {info['text_preview']}")
+        return "\n".join(lines)
+    lines = [f"CITATION NOT VERIFIED: {cited} (as written: {verdict.text!r})",
+             f"Status: {verdict.status} — {verdict.reason}"]
+    if verdict.status == FALSE_FRIEND:
+        lines += [f"Section meant: {_link(link)}" for link in verdict.successors]
+    elif verdict.status == STALE:
+        lines += [f"Successor: {_link(link)}" for link in verdict.successors]
+    elif verdict.status == NOT_FOUND:
+        lines.append("Do not renumber or substitute another section for it.")
+    lines.append(REMOVE)
+    return "\n".join(lines)
+
+
+def _case_block(verdict: CitationVerdict) -> str:
+    head = "CASE CITATION VERIFIED" if verdict.survives else "CASE CITATION NOT VERIFIED"
+    lines = [f"{head}: {verdict.text}", f"Status: {verdict.status} — {verdict.reason}"]
+    if verdict.source:
+        lines.append(f"Source: {verdict.source}")
+    if not verdict.survives:
+        lines.append(REMOVE)
+    return "\n".join(lines)
+
+
+def _link(link: dict) -> str:
+    units = f" [{', '.join(link['units'])}]" if link.get("units") else ""
+    relation = link.get("relation") or "unspecified"
+    flag = " (mapping tables disagree)" if link.get("disagreement") else ""
+    return f"{link['act_code']} s.{link['section_number']}{units} ({relation}){flag}"

@@ -1,0 +1,57 @@
+"""Verdicts of the verification gate: one per citation, one overall, each with its reason."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+# statute verdicts
+VERIFIED = "VERIFIED"  # exists; `source` says where it was confirmed
+NOT_FOUND = "NOT_FOUND"  # remove: never rename, renumber or substitute
+FALSE_FRIEND = "FALSE_FRIEND"  # exists, but the text means the old code's section of that number
+STALE = "STALE"  # a repealed code cited for conduct on or after its repeal
+# case verdicts
+FOUND = "FOUND"
+NAME_MISMATCH = "NAME_MISMATCH"  # the citation exists but belongs to another case
+AMBIGUOUS = "AMBIGUOUS"
+OVERRULED = "OVERRULED"
+CASE_NOT_FOUND = "NOT_FOUND"
+
+# where an existing statute citation was confirmed
+SOURCE_VECTOR_STORE = "vector store"
+SOURCE_CANONICAL_TABLE = "canonical table, not yet indexed"
+
+# overall status of a response
+OVERALL_VERIFIED = "VERIFIED"
+PARTIALLY_VERIFIED = "PARTIALLY_VERIFIED"
+PRECEDENT_ONLY = "PRECEDENT_ONLY"
+UNVERIFIED = "UNVERIFIED"
+
+# citations with these verdicts survive the gate (a stale or false-friend citation does not:
+# it is replaced by nothing, and the verdict names the successor for a person to check)
+SURVIVING = {VERIFIED, FOUND}
+
+
+@dataclass
+class CitationVerdict:
+    text: str  # the citation as written
+    span: tuple[int, int]  # character offsets in the verified text
+    kind: str  # "statute" | "case"
+    status: str
+    reason: str  # a sentence a person can act on, for every status
+    act_code: str | None = None
+    section_number: str | None = None
+    unit: str | None = None
+    source: str | None = None  # where it was confirmed (statutes and cases)
+    successors: list[dict] = field(default_factory=list)  # transition-map rows
+    case_key: str | None = None  # canonical reporter key, for cases
+    case_name: str | None = None  # as written, for cases
+    matched: dict | None = None  # the registry record / judgment it matched, for cases
+
+    @property
+    def survives(self) -> bool:
+        return self.status in SURVIVING
+
+    def to_dict(self) -> dict:
+        row = asdict(self)
+        row["span"] = list(self.span)
+        return row

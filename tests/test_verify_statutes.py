@@ -1,0 +1,272 @@
+"""Statute verdicts and the gate, on small in-memory tables (no warehouse needed)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import date
+
+import pandas as pd
+import pytest
+
+from nyaya import cli
+from nyaya.tables import write_table
+from nyaya.verify.gate import overall_status, render_blocks, verify_text
+from nyaya.verify.model import (
+    FALSE_FRIEND,
+    FOUND,
+    NOT_FOUND,
+    OVERALL_VERIFIED,
+    PARTIALLY_VERIFIED,
+    PRECEDENT_ONLY,
+    SOURCE_CANONICAL_TABLE,
+    SOURCE_VECTOR_STORE,
+    STALE,
+    UNVERIFIED,
+    VERIFIED,
+    CitationVerdict,
+)
+from nyaya.verify.statutes import StatuteChecker, citation_context, verify_statutes
+
+
+def _act(code, title, year, *, aliases, status="in_force", era="naveen_sanhitas",
+         applicable_from="2024-07-01", repealed_by=None, repealed_on=None) -> dict:
+    return {"act_code": code, "title": title, "year": year, "status": status, "era": era,
+            "legal_domain": "criminal_substantive", "applicable_from": applicable_from,
+            "repealed_by": repealed_by, "repealed_on": repealed_on, "source_kind": "test",
+            "source_path": "test", "source_url": None, "section_format": "json",
+            "curated": True, "aliases": aliases}
+
+
+REGISTRY = [
+    _act("BNS_2023", "The Bharatiya Nyaya Sanhita, 2023", 2023,
+         aliases=["BNS", "Bharatiya Nyaya Sanhita"]),
+    _act("IPC_1860", "The Indian Penal Code, 1860", 1860, aliases=["IPC", "Indian Penal Code"],
+         status="repealed", era="colonial_codes", applicable_from="1862-01-01",
+         repealed_by="BNS_2023", repealed_on="2024-07-01"),
+]
+
+
+def _section(act, number, title, text) -> dict:
+    return {"act_code": act, "section_number": number, "title": title, "text": text,
+            "chapter_number": "VI", "chapter_title": "Of offences affecting the human body",
+            "status": "in_force" if act == "BNS_2023" else "repealed",
+            "extraction_confidence": 1.0}
+
+
+SECTIONS = [
+    _section("BNS_2023", "103", "Punishment for murder",
+             "Whoever commits murder shall be punished with death or imprisonment for life."),
+    _section("BNS_2023", "302",
+             "Uttering words, etc., with deliberate intent to wound religious feelings of any "
+             "person", "Whoever, with the deliberate intention of wounding the religious "
+             "feelings of any person, utters any word or makes any sound."),
+    _section("BNS_2023", "41", "When right of private defence of property extends to causing "
+             "death", "The right of private defence of property extends to causing death."),
+    _section("IPC_1860", "302", "Punishment for murder",
+             "Whoever commits murder shall be punished with death, or imprisonment for life."),
+    _section("IPC_1860", "103", "When right of private defence of property extends to causing "
+             "death", "The right of private defence of property extends to causing death."),
+]
+
+
+def _link(old, new) -> dict:
+    return {"old_act_code": "IPC_1860", "old_section": old, "new_act_code": "BNS_2023",
+            "new_section": new, "new_unit": None, "relation": "same",
+            "source_table": "ipc_bns_csv", "disagreement": False}
+
+
+TRANSITIONS = [_link("302", "103"), _link("103", "41")]
+
+
+@pytest.fixture(scope="module")
+def checker() -> StatuteChecker:
+    return StatuteChecker(REGISTRY, SECTIONS, TRANSITIONS)
+
+
+def _one(text, checker, **kwargs) -> CitationVerdict:
+    verdicts = verify_statutes(text, checker, **kwargs)
+    assert len(verdicts) == 1, verdicts
+    return verdicts[0]
+
+
+def _successors(verdict) -> list[tuple[str, str]]:
+    return [(link["act_code"], link["section_number"]) for link in verdict.successors]
+
+
+@pytest.mark.parametrize(("text", "as_of", "status", "act", "section", "successors", "says"), [
+    ("Section 103 BNS punishes murder.", None, VERIFIED, "BNS_2023", "103", [],
+     "canonical table, not yet indexed"),
+    ("The accused is charged under Section 999 BNS.", None, NOT_FOUND, "BNS_2023", "999", [],
+     "do not renumber or substitute"),
+    ("Section 12 of the Frobnicate Act applies.", None, NOT_FOUND, None, "12", [],
+     "could not be identified"),
+    ("Under Section 302 BNS the accused is punished for the murder of his brother.", None,
+     FALSE_FRIEND, "BNS_2023", "302", [("BNS_2023", "103")], "successor of IPC_1860 s.302"),
+    ("He was convicted under Section 302 IPC.", date(2025, 1, 1), STALE, "IPC_1860", "302",
+     [("BNS_2023", "103")], "BNS_2023 s.103"),
+    ("He was convicted under Section 302 IPC.", date(2020, 1, 1), VERIFIED, "IPC_1860", "302",
+     [("BNS_2023", "103")], "in force on 2020-01-01"),
+    ("He was convicted under Section 302 IPC.", None, VERIFIED, "IPC_1860", "302",
+     [("BNS_2023", "103")], "successor: BNS_2023 s.103"),
+    ("He was convicted under Section 302 IPC.", date(2024, 7, 1), STALE, "IPC_1860", "302",
+     [("BNS_2023", "103")], "repealed on 2024-07-01"),
+])
+def test_statute_verdicts(checker, text, as_of, status, act, section, successors, says):
+    verdict = _one(text, checker, as_of=as_of)
+    assert (verdict.status, verdict.act_code, verdict.section_number) == (status, act, section)
+    assert _successors(verdict) == successors
+    assert says in verdict.reason
+    assert text[verdict.span[0]:verdict.span[1]] == verdict.text
+
+
+def test_false_friend_needs_the_old_meaning_in_context(checker):
+    # the same citation about religious feelings is the right section
+    verdict = _one("Section 302 BNS punishes words meant to wound religious feelings.", checker)
+    assert verdict.status == VERIFIED
+    # a correctly mapped section is never a false friend, whatever the context says
+    assert _one("Section 41 BNS: private defence of property, murder.", checker).status == VERIFIED
+
+
+def test_reverse_false_friend_is_opt_in(checker):
+    text = "The accused committed murder, so Section 103 IPC applies."
+    assert _one(text, checker).status == VERIFIED
+    reverse = StatuteChecker(REGISTRY, SECTIONS, TRANSITIONS, reverse_false_friends=True)
+    verdict = _one(text, reverse)
+    assert (verdict.status, _successors(verdict)) == (FALSE_FRIEND, [("IPC_1860", "302")])
+    assert "that meaning is BNS_2023 s.103" in verdict.reason
+
+
+def test_context_stops_at_the_sentence(checker):
+    text = "The victim's murder shocked the town. Section 302 BNS was also charged for the speech."
+    start = text.index("Section")
+    assert "murder" not in citation_context(text, start, start + 15)
+    assert _one(text, checker).status == VERIFIED
+
+
+def test_vector_store_source_when_indexed(checker):
+    verdict = _one("Section 103 BNS", checker, indexed=lambda act, sec: (act, sec) == (
+        "BNS_2023", "103"))
+    assert verdict.source == SOURCE_VECTOR_STORE
+    assert _one("Section 103 BNS", checker).source == SOURCE_CANONICAL_TABLE
+
+
+def test_commencement_comes_from_the_registry():
+    registry = [{**row, "repealed_on": "2024-08-01" if row["act_code"] == "IPC_1860" else None}
+                for row in REGISTRY]
+    checker = StatuteChecker(registry, SECTIONS, TRANSITIONS)
+    assert _one("Section 302 IPC", checker, as_of=date(2024, 7, 15)).status == VERIFIED
+    assert _one("Section 302 IPC", checker, as_of=date(2024, 8, 1)).status == STALE
+
+
+def _case(status: str, start: int = 1000) -> CitationVerdict:
+    return CitationVerdict(text="X v. Y (2020) 1 SCC 1", span=(start, start + 21), kind="case",
+                           status=status, reason=f"case is {status}")
+
+
+@pytest.mark.parametrize(("text", "cases", "overall"), [
+    ("Section 103 BNS punishes murder.", [], OVERALL_VERIFIED),
+    ("Section 103 BNS punishes murder.", [FOUND], OVERALL_VERIFIED),
+    ("Section 103 BNS punishes murder. Section 999 BNS too.", [], PARTIALLY_VERIFIED),
+    ("Section 103 BNS punishes murder.", [NOT_FOUND], PARTIALLY_VERIFIED),
+    ("Section 999 BNS is cited.", [FOUND], PRECEDENT_ONLY),
+    ("No statute here.", [FOUND, NOT_FOUND], PRECEDENT_ONLY),
+    ("Section 999 BNS is cited.", [NOT_FOUND], UNVERIFIED),
+    ("No citation at all.", [], UNVERIFIED),
+])
+def test_overall_status(checker, text, cases, overall):
+    def case_verifier(_text: str) -> list[CitationVerdict]:
+        return [_case(status, 1000 + 50 * i) for i, status in enumerate(cases)]
+
+    report = verify_text(text, checker, case_verifier=case_verifier, query="q")
+    assert report.overall == overall
+    assert report.cases_checked
+    assert report.message
+    assert report.counts["total"] == len(report.verdicts)
+
+
+def test_overall_status_messages(checker):
+    assert "Statutory gap" in verify_text("Section 999 BNS", checker,
+                                          case_verifier=lambda _: [_case(FOUND)]).message
+    empty = verify_text("Nothing cited.", checker)
+    assert empty.overall == UNVERIFIED and "cannot verify" in empty.message
+    assert "not checked" in empty.notes[0] and not empty.cases_checked
+    assert overall_status([]) == UNVERIFIED
+
+
+def test_json_has_every_field(checker):
+    report = verify_text("Under Section 302 BNS the accused is punished for murder.", checker,
+                         as_of=date(2025, 1, 1), query="punishment for murder")
+    data = json.loads(json.dumps(report.to_dict()))
+    assert (data["overall"], data["query"], data["as_of"]) == (
+        UNVERIFIED, "punishment for murder", "2025-01-01")
+    (citation,) = data["citations"]
+    for key in ("text", "span", "kind", "act_code", "section_number", "status", "reason",
+                "successors"):
+        assert key in citation
+    assert (citation["kind"], citation["status"], citation["span"]) == (
+        "statute", FALSE_FRIEND, [6, 21])
+    assert citation["successors"][0]["section_number"] == "103"
+
+
+def test_rendered_blocks(checker):
+    report = verify_text("Section 103 BNS punishes murder. Section 999 BNS does not exist. "
+                         "Under Section 302 BNS he is punished for murder. Section 302 IPC "
+                         "was cited too.", checker, as_of=date(2025, 1, 1))
+    blocks = render_blocks(report)
+    assert blocks.startswith(f"OVERALL: {PARTIALLY_VERIFIED}")
+    assert "CITATION VERIFIED: BNS_2023 s.103\n" in blocks
+    assert "Status: VERIFIED (source: canonical table, not yet indexed)" in blocks
+    assert "Section: 103 — Punishment for murder" in blocks
+    assert "CITATION NOT VERIFIED: BNS_2023 s.999" in blocks
+    assert blocks.count("ACTION REQUIRED: Remove this citation") == 3
+    assert "Section meant: BNS_2023 s.103 (same)" in blocks
+    assert "Status: STALE" in blocks and "Successor: BNS_2023 s.103 (same)" in blocks
+
+
+@pytest.fixture
+def warehouse(tmp_path, monkeypatch):
+    write_table(pd.DataFrame(REGISTRY), tmp_path / "warehouse" / "act_registry.parquet")
+    write_table(pd.DataFrame(SECTIONS), tmp_path / "warehouse" / "sections.parquet")
+    write_table(pd.DataFrame(TRANSITIONS), tmp_path / "warehouse" / "law_transition_map.parquet")
+    monkeypatch.setenv("NYAYA_DATA", str(tmp_path))
+    # the case verifier is another module's; keep these tests about statutes
+    monkeypatch.setattr(cli, "_load_case_verifier", lambda settings: (None, "cases skipped"))
+    return tmp_path
+
+
+@pytest.mark.parametrize(("text", "args", "code"), [
+    ("Section 103 BNS punishes murder.", [], 0),
+    ("Section 302 IPC applies.", ["--as-of", "2020-01-01"], 0),
+    ("Section 302 IPC applies.", ["--as-of", "2025-01-01"], 1),
+    ("Section 103 BNS and Section 999 BNS.", [], 1),
+    ("Nothing cited.", [], 1),
+])
+def test_cli_exit_codes(warehouse, capsys, text, args, code):
+    path = warehouse / "answer.txt"
+    path.write_text(text, encoding="utf-8")
+    assert cli.main(["verify", str(path), "--json", "--query", "murder", *args]) == code
+    data = json.loads(capsys.readouterr().out)
+    assert data["query"] == "murder"
+    assert data["notes"] == ["cases skipped"]
+    assert (data["overall"] == OVERALL_VERIFIED) == (code == 0)
+
+
+def test_cli_reads_stdin_and_prints_blocks(warehouse, capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", __import__("io").StringIO("Section 999 BNS."))
+    assert cli.main(["verify", "-"]) == 1
+    out = capsys.readouterr().out
+    assert "ACTION REQUIRED: Remove this citation" in out and "Note: cases skipped" in out
+
+
+def test_cli_without_tables(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("NYAYA_DATA", str(tmp_path))
+    (tmp_path / "a.txt").write_text("Section 103 BNS", encoding="utf-8")
+    assert cli.main(["verify", str(tmp_path / "a.txt")]) == 2
+    assert "build the tables first" in capsys.readouterr().err
+
+
+def test_missing_case_module_is_reported(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "nyaya.verify.cases", None)  # import now fails
+    verifier, why_not = cli._load_case_verifier(None)
+    assert verifier is None and "not checked" in why_not
