@@ -32,6 +32,7 @@ test: setup  ## lint, then the whole test suite (fails when no test ran)
 bench: setup  ## speed benchmarks that print figures
 	$(BIN)/python benchmarks/bench_statutes.py
 	$(BIN)/python benchmarks/bench_judgments.py
+	$(BIN)/python benchmarks/bench_verify.py
 
 dev: setup  ## the Dagster UI on http://127.0.0.1:3000
 	mkdir -p $(NYAYA_DAGSTER_STORAGE)
