@@ -8,6 +8,8 @@ from datetime import date
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nyaya import cli
 from nyaya.tables import write_table
@@ -270,3 +272,18 @@ def test_missing_case_module_is_reported(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "nyaya.verify.cases", None)  # import now fails
     verifier, why_not = cli._load_case_verifier(None)
     assert verifier is None and "not checked" in why_not
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.lists(st.sampled_from(
+    ["Section", "BNS", "IPC", "CrPC", "s.", "302", "103", "999", "(1)", "of the", "murder",
+     " ", " ", ",", ".", "\n", "v.", "AIR", "SC", "1978", "u/s", "religious", "é", "(("]),
+    max_size=120).map("".join))
+def test_the_gate_never_crashes_and_every_verdict_points_into_the_text(text):
+    report = verify_text(text, StatuteChecker(REGISTRY, SECTIONS, TRANSITIONS),
+                         as_of=date(2025, 1, 1))
+    assert report.overall in {"VERIFIED", "PARTIALLY_VERIFIED", "PRECEDENT_ONLY", "UNVERIFIED"}
+    for verdict in report.verdicts:
+        start, end = verdict.span
+        assert 0 <= start < end <= len(text)
+        assert verdict.reason
