@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import chain, islice
+
+from nyaya.citations.scan import tokens_before
 
 REPORTER = "reporter"
 NEUTRAL = "neutral"
@@ -329,28 +330,12 @@ def _capital(word: str) -> bool:
     return bool(word) and (word[0].isupper() or word.lower().startswith("m/s"))
 
 
-def _tokens_before(text: str, end: int, floor: int) -> Iterator[tuple[int, int, str]]:
-    """Whitespace-separated tokens before `end` (not before `floor`), nearest first, read in
-    small chunks so that a caller stopping after one word pays for one word."""
-    hi = end
-    step = 16
-    while hi > floor:
-        lo = max(floor, hi - step)
-        step = 64
-        if lo > floor:  # start the chunk at a space so no token is cut in two
-            space = text.rfind(" ", floor, lo + 1)
-            lo = space + 1 if space >= 0 else floor
-        for m in reversed(list(WORD.finditer(text, lo, hi))):
-            yield m.start(), m.end(), m.group()
-        hi = lo
-
-
 def _left_party(text: str, pos: int, floor: int) -> tuple[int, int] | None:
     """Span of the petitioner ending before `pos` (the space before "v."), not before `floor`
     (the end of the case name before it: "A v. B and C v. D")."""
     taken: list[tuple[int, int, str, str]] = []  # (start, end, token, lower-case core)
     prev_start = pos
-    for tok_start, tok_end, tok in _tokens_before(text, pos, max(floor, pos - 24 * MAX_LEFT)):
+    for tok_start, tok_end, tok in tokens_before(text, pos, max(floor, pos - 24 * MAX_LEFT), WORD):
         if len(taken) >= MAX_LEFT or "\n\n" in text[tok_end:prev_start]:
             break
         core = tok.strip(EDGE)
@@ -528,7 +513,7 @@ def _supra_names(text: str, taken: list[tuple[int, int]]) -> list[CaseCitation]:
         end = pos
         while end > 0 and text[end - 1] in " ,":
             end -= 1
-        tokens = _tokens_before(text, end, max(0, end - 160))
+        tokens = tokens_before(text, end, max(0, end - 160), WORD)
         first = next(tokens, None)
         if first is None:
             continue

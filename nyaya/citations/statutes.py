@@ -24,6 +24,7 @@ from functools import cache
 from itertools import chain, islice
 from typing import NamedTuple
 
+from nyaya.citations.scan import tokens_before
 from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.registry import AliasIndex, normalize_alias
 
@@ -527,27 +528,11 @@ def _strip_end(text: str, start: int, end: int) -> int:
     return end
 
 
-def _tokens_before(text: str, end: int, floor: int) -> Iterator[tuple[int, int, str]]:
-    """Word tokens before `end` (not before `floor`), nearest first, read in small chunks so
-    that a caller stopping after one word pays for one word."""
-    hi = end
-    step = 16
-    while hi > floor:
-        lo = max(floor, hi - step)
-        step = 64
-        if lo > floor:  # start the chunk at a space so no token is cut in two
-            space = text.rfind(" ", floor, lo + 1)
-            lo = space + 1 if space >= 0 else floor
-        for m in reversed(list(TOKEN.finditer(text, lo, hi))):
-            yield m.start(), m.end(), m.group()
-        hi = lo
-
-
 class _Left:
     """The words before a head word, nearest first, up to the previous sentence or Act name."""
 
     def __init__(self, text: str, pos: int, floor: int) -> None:
-        self._source = _tokens_before(text, pos, max(floor, pos - 16 * MAX_TRIAL_TOKENS, 0))
+        self._source = tokens_before(text, pos, max(floor, pos - 16 * MAX_TRIAL_TOKENS, 0), TOKEN)
         self._text = text
         self._pos = pos
         self._seen: list[tuple[int, int, str]] = []

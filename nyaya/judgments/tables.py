@@ -208,20 +208,19 @@ def resolve_in_time(act_code: str | None, resolution: str, reason: str | None,
 def entity_index_table(mentions: pd.DataFrame) -> pd.DataFrame:
     """Article / Section / Act -> judgments and chunks, one row per entity."""
     statutes = mentions[(mentions["mention_type"] == "statute") & mentions["act_code"].notna()]
-    rows = []
-    for level, keys in (("provision", ["act_code", "kind", "section"]), ("act", ["act_code"])):
-        frame = statutes if level == "act" else statutes[statutes["section"].notna()]
-        for key, group in frame.groupby(keys, sort=True):
-            key = key if isinstance(key, tuple) else (key,)
-            act_code, kind, section = (*key, None, None)[:3] if level == "act" else key
-            rows.append({
-                "entity_id": act_code if level == "act" else f"{act_code}:{section}",
-                "entity_type": "act" if level == "act" else kind,
-                "act_code": act_code, "section": section,
-                "doc_ids": sorted(set(group["doc_id"])),
-                "chunk_ids": sorted(set(group["chunk_id"].dropna())),
-                "mention_count": len(group),
-            })
+    provisions = statutes[statutes["section"].notna()]
+    keyed = pd.concat([
+        provisions.assign(entity_id=provisions["act_code"] + ":" + provisions["section"],
+                          entity_type=provisions["kind"]),
+        statutes.assign(entity_id=statutes["act_code"], entity_type="act", section=None),
+    ])
+    rows = [{"entity_id": entity_id, "entity_type": entity_type,
+             "act_code": group["act_code"].iloc[0], "section": group["section"].iloc[0],
+             "doc_ids": sorted(set(group["doc_id"])),
+             "chunk_ids": sorted(set(group["chunk_id"].dropna())),
+             "mention_count": len(group)}
+            for (entity_id, entity_type), group in keyed.groupby(["entity_id", "entity_type"],
+                                                                  sort=True)]
     return pd.DataFrame(rows).sort_values("entity_id").reset_index(drop=True)
 
 
