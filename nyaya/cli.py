@@ -82,14 +82,28 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    """Materialize the main job in-process, recorded in the Dagster instance (DAGSTER_HOME)."""
+    """Materialize a job in-process, recorded in the Dagster instance (DAGSTER_HOME): only the
+    assets whose code or inputs changed since their last materialization, unless --all."""
     import dagster as dg  # the pipeline is optional for lookups; import it only here
 
     from pipelines.definitions import defs
+    from pipelines.freshness import keys_to_run, observe_corpus
 
     instance = dg.DagsterInstance.get() if args.persist else dg.DagsterInstance.ephemeral()
-    result = defs.resolve_job_def(args.job).execute_in_process(instance=instance,
-                                                           raise_on_error=False)
+    job = defs.resolve_job_def(args.job)
+    selection = None
+    if args.persist and not args.all:
+        observe_corpus(instance, {"settings": defs.resources["settings"]})
+        keys, reasons = keys_to_run(defs, args.job, instance)
+        print(f"{args.job}: assets by state: "
+              + ", ".join(f"{count} {reason}" for reason, count in sorted(reasons.items())))
+        if not keys:
+            print(f"{args.job}: nothing to do, every asset is fresh")
+            return 0
+        selection = keys
+        print(f"{args.job}: materializing {len(keys)} assets")
+    result = job.execute_in_process(instance=instance, raise_on_error=False,
+                                    asset_selection=selection)
     failed_checks = [
         evaluation.check_name
         for evaluation in result.get_asset_check_evaluations() if not evaluation.passed
@@ -121,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     verify.set_defaults(handler=_verify)
     run = commands.add_parser("run", help="materialize a job (default: main_job) in-process")
     run.add_argument("--job", default="main_job")
+    run.add_argument("--all", action="store_true",
+                     help="materialize every asset of the job, fresh or not")
     run.add_argument("--no-persist", dest="persist", action="store_false",
                      help="use a throwaway Dagster instance instead of DAGSTER_HOME's")
     run.set_defaults(handler=_run)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import subprocess
 from pathlib import Path
@@ -31,3 +32,62 @@ def code_version() -> str:
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return f"{sha}+dirty" if dirty else sha
+
+
+PROJECT_PACKAGES = ("nyaya", "assets", "evals", "pipelines")
+DATA_SUFFIXES = {".yaml", ".yml", ".json", ".jsonl", ".tsv", ".csv", ".txt"}
+
+
+def _module_file(name: str, root: Path, packages: tuple[str, ...]) -> Path | None:
+    """The source file of a project module, or None for anything outside the project."""
+    if name.split(".")[0] not in packages:
+        return None
+    base = root.joinpath(*name.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _imported_modules(path: Path, package: str) -> set[str]:
+    """Every module a file imports, relative imports resolved against its package."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            parts = package.split(".")
+            stem = ".".join(parts[: len(parts) - node.level + 1]) if node.level else ""
+            module = ".".join(part for part in (stem, node.module or "") if part)
+            names.add(module)
+            names.update(f"{module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def source_fingerprint(module: str, root: Path = PROJECT_ROOT,
+                       packages: tuple[str, ...] = PROJECT_PACKAGES) -> str:
+    """sha256 over the source of a project module and of every project module it imports,
+    transitively, plus the data files (facts, query sets, configs, labels) under the packages
+    it touches.
+
+    Used as a Dagster code version: an asset is stale exactly when code or facts it runs on
+    changed, and stays fresh when unrelated code changed."""
+    seen: dict[str, Path] = {}
+    pending = [module]
+    while pending:
+        name = pending.pop()
+        path = _module_file(name, root, packages)
+        if path is None or name in seen:
+            continue
+        seen[name] = path
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        pending.extend(_imported_modules(path, package))
+    files = set(seen.values())
+    for package_init in [p for p in seen.values() if p.name == "__init__.py"]:
+        files.update(p for p in package_init.parent.rglob("*")
+                     if p.suffix in DATA_SUFFIXES and p.is_file())
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]

@@ -1,0 +1,64 @@
+"""What a run must redo: Dagster's data-version staleness, plus outputs gone from disk.
+
+Every asset carries a code version that hashes the source it runs (`source_fingerprint`) and
+the corpus is observed by content fingerprint (`assets/sources.py`), so an asset is stale when
+its code, its facts or its input data changed; `nyaya run` materializes only those assets and
+everything downstream of them, which makes a re-run with no change do no work."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dagster as dg
+from dagster._core.asset_graph_view.asset_graph_view import AssetGraphView
+from dagster._core.definitions.data_version import CachingStaleStatusResolver, StaleStatus
+from dagster._core.definitions.observe import observe
+from dagster._core.definitions.temporal_context import TemporalContext
+from dagster._time import get_current_datetime
+
+from assets.sources import judgment_corpus, statute_corpus
+
+SOURCES = (statute_corpus, judgment_corpus)
+
+
+def observe_corpus(instance: dg.DagsterInstance, resources: dict) -> None:
+    """Record the corpus fingerprints as new observations (a no-op version when unchanged)."""
+    observe(list(SOURCES), instance=instance, resources=resources)
+
+
+def _outputs_missing(instance: dg.DagsterInstance, key: dg.AssetKey) -> bool:
+    """True when the last materialization named a file or folder that no longer exists."""
+    event = instance.get_latest_materialization_event(key)
+    if event is None or event.asset_materialization is None:
+        return True
+    paths = [value.path for value in event.asset_materialization.metadata.values()
+             if isinstance(value, dg.PathMetadataValue)]
+    return any(not Path(path).exists() for path in paths)
+
+
+def keys_to_run(defs: dg.Definitions, job_name: str,
+                instance: dg.DagsterInstance) -> tuple[list[dg.AssetKey], dict[str, int]]:
+    """The job's assets that are stale or missing, with everything downstream of them; and a
+    count of the job's assets by reason."""
+    graph = defs.resolve_asset_graph()
+    job_keys = defs.resolve_job_def(job_name).asset_layer.executable_asset_keys
+    view = AssetGraphView(temporal_context=TemporalContext(
+        effective_dt=get_current_datetime(), last_event_id=None),
+        instance=instance, asset_graph=graph)
+    resolver = CachingStaleStatusResolver(instance=instance, asset_graph=graph,
+                                          loading_context=view)
+    reasons: dict[str, int] = {}
+    seeds: set[dg.AssetKey] = set()
+    for key in job_keys:
+        status = resolver.get_status(key)
+        if status == StaleStatus.FRESH and _outputs_missing(instance, key):
+            reason = "output missing"
+        else:
+            reason = status.value.lower()
+        reasons[reason] = reasons.get(reason, 0) + 1
+        if reason != "fresh":
+            seeds.add(key)
+    if not seeds:
+        return [], reasons
+    closure = dg.AssetSelection.assets(*seeds).downstream().resolve(graph)
+    return sorted(closure & set(job_keys)), reasons
