@@ -1,0 +1,193 @@
+"""Indexes: per collection a document table, its vectors, its Qdrant collection and a
+point-count check; FAISS indexes over sections and judgment chunks."""
+
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+
+import dagster as dg
+import numpy as np
+import pandas as pd
+
+from evals.querysets import load_queryset
+from nyaya.index import collections as coll
+from nyaya.index.build import (
+    build_faiss,
+    build_vectors,
+    load_vectors,
+    read_manifest,
+    sync_collection,
+)
+from nyaya.index.cache import EmbeddingCache, embed_with_cache
+from nyaya.index.embedders import Embedder, load_embedder
+from nyaya.index.store import open_store
+from nyaya.provenance import source_fingerprint
+from nyaya.settings import Settings
+from pipelines.resources import NyayaSettings
+
+GROUP = "indexes"
+CODE_VERSION = source_fingerprint(__name__)
+FAISS_KINDS = {"legal_sections": ("flat", "hnsw"), "sc_judgments": ("flat", "hnsw", "ivf")}
+
+
+@functools.cache
+def embedder_for(name: str, models_dir: Path, bge_m3_path: Path | None) -> Embedder:
+    """One embedder per process: loading the model is the slow part."""
+    return load_embedder(name, models_dir, bge_m3_path)
+
+
+def embedding_cache(settings: Settings, collection: str) -> EmbeddingCache:
+    embedder = embedder_for(settings.embedder_of(collection), settings.models_dir,
+                            settings.bge_m3_path)
+    return EmbeddingCache(settings.embeddings_dir, embedder)
+
+
+def _documents(frame: pd.DataFrame) -> dg.Output:
+    return dg.Output(frame, metadata={"documents": len(frame),
+                                      "text_chars": int(frame["text"].str.len().sum())})
+
+
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION)
+def legal_sections_documents(sections: pd.DataFrame, act_registry: pd.DataFrame) -> dg.Output:
+    """One point per statute section (all statuses; `status` is in the payload)."""
+    return _documents(coll.section_documents(sections, act_registry))
+
+
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION)
+def legal_sub_sections_documents(sub_sections: pd.DataFrame, sections: pd.DataFrame,
+                                 act_registry: pd.DataFrame) -> dg.Output:
+    """One point per sub-section, clause and proviso, under its section's heading."""
+    return _documents(coll.sub_section_documents(sub_sections, sections, act_registry))
+
+
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION)
+def sc_judgments_documents(judgment_chunks: pd.DataFrame, judgments: pd.DataFrame,
+                           domain_tags: pd.DataFrame) -> dg.Output:
+    """One point per judgment chunk, with year, source and domain."""
+    return _documents(coll.chunk_documents(judgment_chunks, judgments, domain_tags))
+
+
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION)
+def law_transition_context_documents(law_transition_map: pd.DataFrame,
+                                     sections: pd.DataFrame) -> dg.Output:
+    """One point per old->new code mapping (IPC->BNS, CrPC->BNSS, IEA->BSA)."""
+    return _documents(coll.transition_documents(law_transition_map, sections))
+
+
+def vectors_asset(definition: coll.CollectionDef) -> dg.AssetsDefinition:
+    name = definition.name
+
+    # the embedder is part of the version: switching it re-embeds, and only then
+    @dg.asset(name=f"{name}_vectors", group_name=GROUP,
+              code_version=f"{CODE_VERSION}+{Settings.from_env().embedder_of(name)}",
+              ins={"documents": dg.AssetIn(f"{name}_documents")})
+    def _vectors(context: dg.AssetExecutionContext, settings: NyayaSettings,
+                 documents: pd.DataFrame) -> dg.MaterializeResult:
+        """Dense vectors of the documents, from the content-hash cache where possible."""
+        resolved = settings.resolved()
+        result = build_vectors(documents, embedding_cache(resolved, name),
+                               resolved.vectors_dir, name, log=context.log.info)
+        rate = result.embedded / result.seconds if result.embedded else 0.0
+        return dg.MaterializeResult(metadata={
+            "embedder": result.manifest.embedder, "dim": result.manifest.dim,
+            "vectors": result.manifest.count, "newly_embedded": result.embedded,
+            "reused_unchanged": result.reused, "seconds": round(result.seconds, 2),
+            "texts_per_second": round(rate, 1), "vectors_hash": result.manifest.vectors_hash})
+
+    return _vectors
+
+
+def qdrant_asset(definition: coll.CollectionDef) -> dg.AssetsDefinition:
+    name = definition.name
+
+    @dg.asset(name=f"{name}_qdrant", group_name=GROUP, code_version=CODE_VERSION,
+              deps=[f"{name}_vectors"],
+              ins={"documents": dg.AssetIn(f"{name}_documents")})
+    def _qdrant(context: dg.AssetExecutionContext, settings: NyayaSettings,
+                documents: pd.DataFrame) -> dg.MaterializeResult:
+        """The Qdrant collection: named dense + BM25 sparse vectors, payload indexes; only new
+        or changed points are written."""
+        resolved = settings.resolved()
+        vectors = load_vectors(resolved.vectors_dir, name, documents)
+        store = open_store(resolved.qdrant_path, resolved.qdrant_url, resolved.qdrant_api_key)
+        try:
+            result = sync_collection(store, definition, documents, vectors,
+                                     read_manifest(resolved.vectors_dir, name).embedder,
+                                     log=context.log.info)
+        finally:
+            store.close()
+        return dg.MaterializeResult(metadata={
+            "backend": store.backend, "points": result.count, "upserted": result.upserted,
+            "deleted": result.deleted, "unchanged": result.unchanged,
+            "seconds": round(result.seconds, 2)})
+
+    return _qdrant
+
+
+def point_count_check(definition: coll.CollectionDef) -> dg.AssetChecksDefinition:
+    name = definition.name
+
+    @dg.asset_check(name="point_count_matches_documents", asset=f"{name}_qdrant",
+                    blocking=True, additional_ins={"documents": dg.AssetIn(f"{name}_documents")})
+    def _check(settings: NyayaSettings, documents: pd.DataFrame) -> dg.AssetCheckResult:
+        """The store holds exactly the table's points (the served system's store and database
+        disagreed on section counts)."""
+        resolved = settings.resolved()
+        store = open_store(resolved.qdrant_path, resolved.qdrant_url, resolved.qdrant_api_key)
+        try:
+            stored = store.ids(name)
+        finally:
+            store.close()
+        wanted = set(documents["point_id"].astype("int64").tolist())
+        missing, extra = len(wanted - stored), len(stored - wanted)
+        return dg.AssetCheckResult(passed=bool(not missing and not extra), metadata={
+            "documents": len(documents), "points": len(stored), "missing": missing,
+            "extra": extra})
+
+    return _check
+
+
+def recall_queries(cache: EmbeddingCache) -> np.ndarray:
+    """Real queries to measure approximate recall with: the authored legal questions."""
+    return embed_with_cache(load_queryset("nyaya-statutes").queries["query"].tolist(), cache)
+
+
+def faiss_asset(name: str) -> dg.AssetsDefinition:
+    kinds = FAISS_KINDS[name]
+
+    @dg.asset(name=f"{name}_faiss", group_name=GROUP, code_version=CODE_VERSION,
+              deps=[f"{name}_vectors"],
+              ins={"documents": dg.AssetIn(f"{name}_documents")})
+    def _faiss(context: dg.AssetExecutionContext, settings: NyayaSettings,
+               documents: pd.DataFrame) -> dg.MaterializeResult:
+        """Persisted FAISS indexes (exact flat and approximate), each with its recall@10
+        against flat on real queries."""
+        resolved = settings.resolved()
+        cache = embedding_cache(resolved, name)
+        vectors = load_vectors(resolved.vectors_dir, name, documents, cache.embedder.fingerprint)
+        queries = recall_queries(cache)
+        metadata: dict = {"vectors": len(vectors), "queries_for_recall": len(queries)}
+        for kind in kinds:
+            result = build_faiss(kind, vectors, documents["doc_id"].tolist(),
+                                 cache.embedder.fingerprint, resolved.faiss_dir,
+                                 f"{name}.{kind}", queries)
+            context.log.info(f"{name}.{kind}: {'built' if result.rebuilt else 'unchanged'} "
+                             f"in {result.seconds:.1f}s, recall@10 {result.recall_at_10}")
+            metadata[f"{kind}_seconds"] = round(result.seconds, 2)
+            metadata[f"{kind}_rebuilt"] = result.rebuilt
+            if result.recall_at_10 is not None:
+                metadata[f"{kind}_recall@10"] = round(result.recall_at_10, 4)
+        return dg.MaterializeResult(metadata=metadata)
+
+    return _faiss
+
+
+def _each(factory: Callable) -> list:
+    return [factory(definition) for definition in coll.COLLECTIONS]
+
+
+vector_assets = _each(vectors_asset)
+qdrant_assets = _each(qdrant_asset)
+point_count_checks = _each(point_count_check)
+faiss_assets = [faiss_asset(name) for name in FAISS_KINDS]

