@@ -3,19 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import bm25s
 import numpy as np
 
+from nyaya.retrieval.base import Hit
 from nyaya.retrieval.tokenize import tokenize
-
-
-@dataclass(frozen=True)
-class Hit:
-    doc_id: str
-    score: float
-    method: str
 
 
 class BM25Retriever:

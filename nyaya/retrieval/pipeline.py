@@ -1,0 +1,226 @@
+"""A retrieval configuration, run: retrievers, fusion, then the post-fusion stages, in the
+order the config gives. Every config in `evals/configs/` goes through `StatuteSearch`, so two
+configs differ only in their parameters, never in code paths.
+
+Config keys (all but `retrievers` optional):
+  retrievers: [dense, sparse, bm25, faiss, qdrant-hybrid]     fused when more than one
+  fusion: {method: rrf|wsum|combsum|combmnz|combmax, k, convention: classic|qdrant,
+           norm, weights: {retriever: w}, weights_by_query_type: {type: {retriever: w}}}
+  hybrid: {rrf_k, weights_by_query_type, boost: true, mmr_diversity, prefetch_k}
+  section_lookup: true          named provisions first, by exact payload match
+  boost: true                   spec 001's formula on the fused scores
+  mmr_diversity: 0.3
+  group_by: {field: act_code, size: 2}
+  cross_references: {max_added: 5, hops: 1}
+  include_repealed: false       search repealed IPC / CrPC / IEA sections too
+  candidates: 100               depth of each retriever before fusion
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nyaya.index import faiss_index
+from nyaya.index.embedders import Embedder
+from nyaya.index.sparse import query_vector
+from nyaya.index.store import ScoreBoost, VectorStore
+from nyaya.retrieval import postprocess
+from nyaya.retrieval.base import Hit
+from nyaya.retrieval.bm25 import BM25Retriever
+from nyaya.retrieval.fusion import rrf, score_fusion
+from nyaya.retrieval.retrievers import (
+    Bm25,
+    FaissDense,
+    Query,
+    Retriever,
+    SectionLookup,
+    StoreDense,
+    StoreHybrid,
+    StoreSparse,
+)
+
+COLLECTION = "legal_sections"
+NEW_CODES_FROM = date(2024, 7, 1)  # BNS, BNSS and BSA in force
+CRIMINAL_TYPES = ("criminal_offence",)
+# dense:sparse weights by query type, named so configs can share one table (spec 001 s. 5.1)
+WEIGHT_TABLES: dict[str, dict[str, dict[str, float]]] = {
+    "spec001": {
+        "section_lookup": {"dense": 1.0, "sparse": 4.0},
+        "criminal_offence": {"dense": 2.0, "sparse": 1.5},
+        "civil_conceptual": {"dense": 3.0, "sparse": 1.0},
+        "procedural": {"dense": 2.0, "sparse": 1.0},
+        "old_statute_reference": {"dense": 1.0, "sparse": 3.0},
+        "default": {"dense": 2.0, "sparse": 1.0},
+    },
+}
+
+
+class ConfigError(ValueError):
+    """A config names something that does not exist; the message names the config and key."""
+
+
+def boost_rule(query_type: str, as_of: date | None) -> ScoreBoost:
+    """Spec 001's production formula: score x (0.7 + 0.3 x extraction_confidence), +0.15 for
+    the new codes when the conduct is on or after 2024-07-01, +0.10 for offence sections on
+    criminal queries."""
+    bonuses: list[tuple[str, Any, float]] = []
+    if as_of is None or as_of >= NEW_CODES_FROM:
+        bonuses.append(("era", "naveen_sanhitas", 0.15))
+    if query_type in CRIMINAL_TYPES:
+        bonuses.append(("is_offence", True, 0.10))
+    return ScoreBoost("extraction_confidence", 0.7, 0.3, 1.0, tuple(bonuses))
+
+
+@dataclass
+class StatuteResources:
+    """What the statute search reads: the store, the embedder, the query analyzer, and the
+    section documents with their vectors (for payloads, BM25, offline MMR)."""
+
+    store: VectorStore
+    embedder: Embedder
+    analyzer: Any  # nyaya.retrieval.query_analysis.QueryAnalyzer
+    documents: pd.DataFrame  # the legal_sections_documents table
+    vectors: np.ndarray  # aligned with documents
+    cross_references: postprocess.CrossReferences
+    faiss_dir: Path | None = None  # where the legal_sections FAISS indexes are
+
+    def __post_init__(self) -> None:
+        self.row_of = {doc: i for i, doc in enumerate(self.documents["doc_id"])}
+        self._payloads = self.documents.drop(columns=["text"]).to_dict("records")
+        self._bm25: dict[bool, BM25Retriever] = {}
+
+    def payload(self, doc_id: str) -> Mapping:
+        return self._payloads[self.row_of[doc_id]]
+
+    def vector(self, doc_id: str) -> np.ndarray:
+        return self.vectors[self.row_of[doc_id]]
+
+    def faiss(self, kind: str) -> Any:
+        """A FAISS index of the sections, refused unless built from these very vectors."""
+        if self.faiss_dir is None:
+            raise ConfigError("no FAISS folder given: the faiss retrievers need one")
+        expect = faiss_index.IndexMeta(kind, self.embedder.fingerprint, self.vectors.shape[1],
+                                       len(self.vectors), faiss_index.vectors_hash(self.vectors),
+                                       faiss_index.ids_hash(self.documents["doc_id"].tolist()),
+                                       {})
+        index, _ = faiss_index.load(self.faiss_dir, f"{COLLECTION}.{kind}", expect)
+        return index
+
+    def bm25(self, include_repealed: bool) -> BM25Retriever:
+        if include_repealed not in self._bm25:
+            docs = self.documents[_searchable(self.documents, include_repealed)]
+            self._bm25[include_repealed] = BM25Retriever(docs["doc_id"].tolist(),
+                                                         docs["text"].tolist())
+        return self._bm25[include_repealed]
+
+
+def _searchable(documents: pd.DataFrame, include_repealed: bool) -> pd.Series:
+    statuses = ["in_force", "repealed"] if include_repealed else ["in_force"]
+    return documents["status"].isin(statuses)
+
+
+def _weights_for(spec: Mapping, query_type: str) -> dict[str, float] | None:
+    by_type = spec.get("weights_by_query_type")
+    if isinstance(by_type, str):
+        if by_type not in WEIGHT_TABLES:
+            raise ConfigError(f"unknown weight table {by_type!r}; expected {list(WEIGHT_TABLES)}")
+        by_type = WEIGHT_TABLES[by_type]
+    if by_type:
+        return dict(by_type.get(query_type, by_type["default"]))
+    return dict(spec["weights"]) if spec.get("weights") else None
+
+
+class StatuteSearch:
+    """One config over the legal_sections collection."""
+
+    def __init__(self, name: str, params: Mapping, resources: StatuteResources) -> None:
+        self.name = name
+        self.params = params
+        self.resources = resources
+        include_repealed = bool(params.get("include_repealed", False))
+        where = None if include_repealed else {"status": "in_force"}
+        self.retrievers: dict[str, Retriever] = {}
+        for retriever in params["retrievers"]:
+            self.retrievers[retriever] = self._retriever(retriever, where, include_repealed)
+        self.lookup = (SectionLookup(resources.store, COLLECTION)
+                       if params.get("section_lookup") else None)
+
+    def _retriever(self, name: str, where: dict | None, include_repealed: bool) -> Retriever:
+        resources = self.resources
+        if name == "dense":
+            return StoreDense(resources.store, COLLECTION, where)
+        if name == "sparse":
+            return StoreSparse(resources.store, COLLECTION, where)
+        if name == "bm25":
+            return Bm25(resources.bm25(include_repealed))
+        if name.startswith("faiss-"):
+            kind = name.removeprefix("faiss-")
+            return FaissDense(resources.faiss(kind), resources.documents["doc_id"].tolist(),
+                              _searchable(resources.documents, include_repealed).tolist(), name)
+        if name == "qdrant-hybrid":
+            spec = self.params.get("hybrid", {})
+            return StoreHybrid(
+                resources.store, COLLECTION, rrf_k=int(spec.get("rrf_k", 61)),
+                weights=lambda q: _pair(_weights_for(spec, q.analysis.query_type)),
+                boost=lambda q: (boost_rule(q.analysis.query_type, q.as_of)
+                                 if spec.get("boost") else None),
+                mmr_diversity=spec.get("mmr_diversity"),
+                prefetch_k=int(spec.get("prefetch_k", 100)), where=where)
+        raise ConfigError(f"config {self.name}: unknown retriever {name!r} (expected dense, "
+                          "sparse, bm25, faiss-flat, faiss-hnsw or qdrant-hybrid)")
+
+    def query(self, text: str, as_of: date | None = None) -> Query:
+        dense = self.resources.embedder.encode([text])[0]
+        return Query(text, dense, query_vector(text), self.resources.analyzer.analyze(text),
+                     as_of=as_of)
+
+    def search(self, text: str, k: int = 10, as_of: date | None = None) -> list[Hit]:
+        query = self.query(text, as_of)
+        depth = int(self.params.get("candidates", 100))
+        runs = {name: retriever.search(query, depth)
+                for name, retriever in self.retrievers.items()}
+        hits = self._fuse(runs, query.analysis.query_type)
+        if self.params.get("boost"):
+            hits = postprocess.boost(hits, boost_rule(query.analysis.query_type, as_of),
+                                     self.resources.payload)
+        if self.params.get("mmr_diversity") is not None:
+            hits = postprocess.mmr(hits, query.dense, self.resources.vector,
+                                   float(self.params["mmr_diversity"]), depth)
+        if self.params.get("group_by"):
+            spec = self.params["group_by"]
+            hits = postprocess.group_by(
+                hits, lambda doc: self.resources.payload(doc)[spec["field"]], int(spec["size"]))
+        if self.params.get("cross_references"):
+            spec = self.params["cross_references"]
+            hits = self.resources.cross_references.expand(
+                hits[:k], int(spec.get("max_added", 5)), int(spec.get("hops", 1)))
+        if self.lookup is not None:
+            named = self.lookup.search(query, k)
+            top = max((hit.score for hit in hits), default=0.0)
+            first = [Hit(h.doc_id, top + h.score, h.method) for h in named]
+            hits = first + [hit for hit in hits if hit.doc_id not in
+                            {h.doc_id for h in named}]
+        return hits[:k]
+
+    def _fuse(self, runs: dict[str, list[Hit]], query_type: str) -> list[Hit]:
+        if len(runs) == 1:
+            return next(iter(runs.values()))
+        spec = self.params.get("fusion", {})
+        method = spec.get("method", "rrf")
+        weights = _weights_for(spec, query_type)
+        if method == "rrf":
+            return rrf(runs, float(spec.get("k", 60)), weights,
+                       spec.get("convention", "classic"))
+        return score_fusion(runs, method, spec.get("norm", "min-max"), weights)
+
+
+def _pair(weights: dict[str, float] | None) -> tuple[float, float] | None:
+    """Per-branch weights for the engine's (dense, sparse) prefetches."""
+    return (weights["dense"], weights["sparse"]) if weights else None

@@ -1,0 +1,151 @@
+"""Precedent search over the judgment chunks, kept apart from statute search so one kind never
+crowds out the other. Results are judgments (a judgment's best chunk stands for it); the six
+methods of KG-CiteRAG (spec 003 sections 6-7) are retrievers, fused by weighted RRF with its
+query-adaptive weights.
+
+Config keys: retrievers (dense, sparse, entity, graph, date, bench), fusion (as for statutes,
+plus `weights: kg-citerag` for the dynamic weights), candidates (depth per retriever, 20 in
+the spec), graph_seeds (how many fused dense + sparse judgments seed the graph expansion).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nyaya.index.embedders import Embedder
+from nyaya.index.lookups import CitationGraph, EntityIndex
+from nyaya.index.sparse import query_vector
+from nyaya.index.store import StoreHit, VectorStore, Where
+from nyaya.retrieval.base import Hit, ranked
+from nyaya.retrieval.fusion import rrf
+from nyaya.retrieval.pipeline import ConfigError
+from nyaya.retrieval.retrievers import EntityLookup, GraphExpansion, Query
+
+COLLECTION = "sc_judgments"
+METHODS = ("dense", "sparse", "entity", "graph", "date", "bench")
+
+
+def kg_citerag_weights(analysis: Any) -> dict[str, float]:
+    """The dynamic weights of spec 003 section 7.3.1, in its order: later rules override."""
+    weights = {"dense": 0.30, "sparse": 0.30, "graph": 0.20, "entity": 0.20, "date": 0.0,
+               "bench": 0.0}
+    if analysis.articles or analysis.sections:
+        weights.update(entity=0.50, dense=0.20, sparse=0.20, graph=0.10)
+    if analysis.years:
+        weights.update(date=0.60, dense=0.15, sparse=0.15, graph=0.10)
+    if analysis.judges:
+        weights.update(bench=0.60, dense=0.15, sparse=0.15, graph=0.10)
+    if analysis.case_names:
+        weights.update(sparse=0.50, dense=0.25, graph=0.15, entity=0.10)
+    return weights
+
+
+def judgments_of(hits: list[StoreHit], method: str) -> list[Hit]:
+    """Chunk hits to judgment hits: a judgment ranks where its best chunk does."""
+    seen: dict[str, Hit] = {}
+    for hit in hits:
+        judgment = str(hit.payload["judgment_id"])
+        if judgment not in seen:
+            seen[judgment] = Hit(judgment, hit.score, method)
+    return list(seen.values())
+
+
+@dataclass
+class PrecedentResources:
+    store: VectorStore
+    embedder: Embedder
+    analyzer: Any  # nyaya.retrieval.query_analysis.QueryAnalyzer
+    entities: EntityIndex
+    graph: CitationGraph
+    judgments: pd.DataFrame  # doc_id, source, judges
+
+    def __post_init__(self) -> None:
+        # a whole judgment as the query (IRLeD) costs ~0.5 s to analyse: once per text, and
+        # only for configs that use the analysis
+        self.analyze = functools.lru_cache(maxsize=1024)(self.analyzer.analyze)
+        self.source_of = dict(zip(self.judgments["doc_id"], self.judgments["source"],
+                                  strict=True))
+        self._benches = [(doc, " ".join(judges).lower()) for doc, judges in
+                         zip(self.judgments["doc_id"], self.judgments["judges"], strict=True)
+                         if judges is not None and len(judges)]
+
+    def judged_by(self, names: tuple[str, ...]) -> list[str]:
+        """Judgments whose bench names any of the judges (surname match, case-insensitive)."""
+        keys = [name.lower().split()[-1] for name in names]
+        return sorted(doc for doc, bench in self._benches if any(key in bench for key in keys))
+
+
+class PrecedentSearch:
+    """One config over the sc_judgments collection, within a pool of sources."""
+
+    def __init__(self, name: str, params: Mapping, resources: PrecedentResources) -> None:
+        unknown = [r for r in params["retrievers"] if r not in METHODS]
+        if unknown:
+            raise ConfigError(f"config {name}: unknown precedent retrievers {unknown} "
+                              f"(expected some of {METHODS})")
+        self.name, self.params, self.resources = name, params, resources
+        self.uses_analysis = bool({"entity", "date", "bench"} & set(params["retrievers"])) or \
+            params.get("fusion", {}).get("weights") == "kg-citerag"
+
+    def search(self, text: str, k: int = 10, sources: tuple[str, ...] | None = None
+               ) -> list[Hit]:
+        resources = self.resources
+        analysis = resources.analyze(text) if self.uses_analysis else None
+        query = Query(text, resources.embedder.encode([text])[0], query_vector(text), analysis)
+        depth = int(self.params.get("candidates", 20))
+        pool: Where = {"source": list(sources)} if sources else {}
+        runs: dict[str, list[Hit]] = {}
+        wanted = self.params["retrievers"]
+        if "dense" in wanted:
+            runs["dense"] = self._dense(query.dense, depth, pool)
+        if "sparse" in wanted and query.sparse[0]:
+            runs["sparse"] = judgments_of(resources.store.search_sparse(
+                COLLECTION, *query.sparse, depth * 5, pool or None), "sparse")[:depth]
+        if "entity" in wanted:
+            runs["entity"] = self._in_pool(EntityLookup(resources.entities).search(
+                query, depth * 5), sources)[:depth]
+        if "date" in wanted and analysis and analysis.years:
+            runs["date"] = self._dense(query.dense, depth,
+                                       {**pool, "year": [int(y) for y in analysis.years]},
+                                       "date")
+        if "bench" in wanted and analysis and analysis.judges:
+            judged = [doc for doc in resources.judged_by(analysis.judges)
+                      if not sources or resources.source_of.get(doc) in sources]
+            runs["bench"] = self._dense(query.dense, depth, {**pool, "judgment_id": judged},
+                                        "bench") if judged else []
+        if "graph" in wanted:
+            seeds = rrf({n: runs[n] for n in ("dense", "sparse") if n in runs})
+            seeded = Query(text, query.dense, query.sparse, analysis, seeds=tuple(
+                hit.doc_id for hit in seeds[:int(self.params.get("graph_seeds", 5))]))
+            runs["graph"] = self._in_pool(GraphExpansion(resources.graph).search(
+                seeded, depth * 5), sources)[:depth]
+        return self._fuse(runs, analysis)[:k]
+
+    def _dense(self, vector: np.ndarray, depth: int, where: Where,
+               method: str = "dense") -> list[Hit]:
+        hits = self.resources.store.search_dense(COLLECTION, vector, depth * 5, where or None)
+        return judgments_of(hits, method)[:depth]
+
+    def _in_pool(self, hits: list[Hit], sources: tuple[str, ...] | None) -> list[Hit]:
+        if not sources:
+            return hits
+        return [hit for hit in hits if self.resources.source_of.get(hit.doc_id) in sources]
+
+    def _fuse(self, runs: dict[str, list[Hit]], analysis: Any) -> list[Hit]:
+        runs = {name: hits for name, hits in runs.items() if hits}
+        if not runs:
+            return []
+        if len(runs) == 1:
+            return ranked(next(iter(runs.values())))
+        spec = self.params.get("fusion", {})
+        weights = spec.get("weights")
+        if weights == "kg-citerag":
+            dynamic = kg_citerag_weights(analysis)
+            weights = {name: dynamic[name] for name in runs}
+        return rrf(runs, float(spec.get("k", 60)), weights, spec.get("convention", "classic"))

@@ -1,0 +1,189 @@
+"""Retrievers behind one interface: a query (text, its analysis, its vectors) in, ranked hits
+that name their method out. Each wraps one index built by the index stage."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, Protocol
+
+import numpy as np
+
+from nyaya.index.faiss_index import search as faiss_search
+from nyaya.index.lookups import CitationGraph, EntityIndex
+from nyaya.index.store import ScoreBoost, StoreHit, VectorStore, Where
+from nyaya.retrieval.base import Hit, ranked
+from nyaya.retrieval.bm25 import BM25Retriever
+
+
+@dataclass(frozen=True)
+class Query:
+    """A query as every retriever sees it; vectors are computed once per query."""
+
+    text: str
+    dense: np.ndarray
+    sparse: tuple[list[int], list[float]]
+    analysis: Any  # nyaya.retrieval.query_analysis.QueryAnalysis
+    as_of: date | None = None  # date of the conduct asked about; None: today
+    seeds: tuple[str, ...] = field(default=())  # judgment doc ids found by earlier stages
+
+
+class Retriever(Protocol):
+    name: str
+
+    def search(self, query: Query, k: int) -> list[Hit]: ...
+
+
+def _store_hits(hits: Sequence[StoreHit], method: str, id_field: str) -> list[Hit]:
+    return [Hit(str(hit.payload[id_field]), hit.score, method) for hit in hits]
+
+
+@dataclass
+class StoreDense:
+    store: VectorStore
+    collection: str
+    where: Where | None = None
+    id_field: str = "doc_id"
+    name: str = "dense"
+
+    def search(self, query: Query, k: int) -> list[Hit]:
+        hits = self.store.search_dense(self.collection, query.dense, k, self.where)
+        return _store_hits(hits, self.name, self.id_field)
+
+
+@dataclass
+class StoreSparse:
+    store: VectorStore
+    collection: str
+    where: Where | None = None
+    id_field: str = "doc_id"
+    name: str = "sparse"
+
+    def search(self, query: Query, k: int) -> list[Hit]:
+        indices, values = query.sparse
+        if not indices:
+            return []
+        hits = self.store.search_sparse(self.collection, indices, values, k, self.where)
+        return _store_hits(hits, self.name, self.id_field)
+
+
+@dataclass
+class StoreHybrid:
+    """Dense + BM25 fused inside Qdrant; weights, boost and MMR may depend on the query."""
+
+    store: VectorStore
+    collection: str
+    rrf_k: int
+    weights: Callable[[Query], tuple[float, float] | None] = lambda query: None
+    boost: Callable[[Query], ScoreBoost | None] = lambda query: None
+    mmr_diversity: float | None = None
+    prefetch_k: int = 100
+    where: Where | None = None
+    id_field: str = "doc_id"
+    name: str = "qdrant-hybrid"
+
+    def search(self, query: Query, k: int) -> list[Hit]:
+        hits = self.store.hybrid(self.collection, query.dense, query.sparse, k,
+                                 prefetch_k=self.prefetch_k, where=self.where,
+                                 rrf_k=self.rrf_k, weights=self.weights(query),
+                                 boost=self.boost(query), mmr_diversity=self.mmr_diversity)
+        return _store_hits(hits, self.name, self.id_field)
+
+
+@dataclass
+class FaissDense:
+    """Dense search over a FAISS index of all rows; rows outside `allowed` (e.g. repealed
+    sections) are skipped by fetching deeper until k allowed rows are found."""
+
+    index: Any  # a loaded faiss index
+    doc_ids: Sequence[str]
+    allowed: Sequence[bool] | None = None
+    name: str = "faiss-dense"
+
+    def search(self, query: Query, k: int) -> list[Hit]:
+        depth = k
+        while True:
+            scores, rows = faiss_search(self.index, query.dense[None, :], depth)
+            found = [(float(score), int(row)) for score, row in zip(scores[0], rows[0],
+                                                                    strict=True)
+                     if row >= 0 and (self.allowed is None or self.allowed[row])]
+            if len(found) >= k or depth >= len(self.doc_ids):
+                return ranked(Hit(self.doc_ids[row], score, self.name)
+                              for score, row in found)[:k]
+            depth = min(depth * 4, len(self.doc_ids))
+
+
+@dataclass
+class Bm25:
+    retriever: BM25Retriever
+    name: str = "bm25"
+
+    def search(self, query: Query, k: int) -> list[Hit]:
+        return [Hit(hit.doc_id, hit.score, self.name)
+                for hit in self.retriever.search(query.text, k)]
+
+
+@dataclass
+class SectionLookup:
+    """The provisions a query names, by exact act_code + section_number payload match: no
+    embedding, so a named section is never missed or confused with a neighbour."""
+
+    store: VectorStore
+    collection: str
+    name: str = "section-lookup"
+
+    def search(self, query: Query, k: int) -> list[Hit]:
+        hits: list[Hit] = []
+        seen: set[str] = set()
+        refs = query.analysis.sections
+        for position, ref in enumerate(refs):
+            for found in self.store.lookup(self.collection, {
+                    "act_code": ref.act_code, "section_number": ref.section}, limit=5):
+                doc_id = str(found.payload["doc_id"])
+                if doc_id not in seen:
+                    seen.add(doc_id)
+                    # named first ranks first; scores stay above any fused score
+                    hits.append(Hit(doc_id, float(len(refs) - position), self.name))
+        return hits[:k]
+
+
+@dataclass
+class EntityLookup:
+    """Judgments that cite a provision the query names (Article / Section / Act)."""
+
+    index: EntityIndex
+    name: str = "entity"
+
+    def search(self, query: Query, k: int) -> list[Hit]:
+        scores: dict[str, float] = {}
+        analysis = query.analysis
+        keys = [(ref.act_code, ref.section) for ref in analysis.sections]
+        keys += [("COI", article) for article in analysis.articles]
+        for act, section in keys:
+            entry = self.index.section(act, section)
+            for doc in entry.doc_ids if entry else ():
+                scores[doc] = scores.get(doc, 0.0) + 1.0
+        for act in analysis.acts:
+            entry = self.index.act(act)
+            for doc in entry.doc_ids if entry else ():
+                scores[doc] = scores.get(doc, 0.0) + 0.5
+        return ranked(Hit(doc, score, self.name) for doc, score in scores.items())[:k]
+
+
+@dataclass
+class GraphExpansion:
+    """Citation neighbours of the judgments earlier stages found, by PageRank; the landmark
+    cases when there are none."""
+
+    graph: CitationGraph
+    name: str = "graph"
+
+    def search(self, query: Query, k: int) -> list[Hit]:
+        found = (self.graph.neighbours(list(query.seeds), limit=k) if query.seeds
+                 else self.graph.landmarks(limit=k))
+        hits: dict[str, float] = {}
+        for neighbour in found:
+            for doc in neighbour.doc_ids:
+                hits.setdefault(doc, neighbour.pagerank)
+        return ranked(Hit(doc, score, self.name) for doc, score in hits.items())[:k]
