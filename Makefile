@@ -10,13 +10,15 @@ export NUMBA_CACHE_DIR := $(CURDIR)/data/numba_cache
 export HF_HUB_OFFLINE := 1
 export HF_DATASETS_OFFLINE := 1
 
-.PHONY: setup run test lint bench dev clean lookup
+.PHONY: setup run test lint bench bench-embedders dev clean lookup
 
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	# the CPU wheel on disk first: anything that asks for plain torch would pull a CUDA build
+	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
@@ -33,10 +35,15 @@ bench: setup  ## speed benchmarks that print figures
 	$(BIN)/python benchmarks/bench_statutes.py
 	$(BIN)/python benchmarks/bench_judgments.py
 	$(BIN)/python benchmarks/bench_verify.py
+	$(BIN)/python benchmarks/bench_indexes.py
+	$(BIN)/python benchmarks/bench_retrieval.py
+
+bench-embedders: setup  ## speed and retrieval quality per embedder (about an hour with fp32 MiniLM)
+	$(BIN)/python benchmarks/bench_embedders.py
 
 dev: setup  ## the Dagster UI on http://127.0.0.1:3000
 	mkdir -p $(NYAYA_DAGSTER_STORAGE)
 	$(BIN)/dagster dev -m pipelines.definitions
 
-clean:
-	rm -rf data/warehouse data/runs data/reports data/dagster
+clean:  ## generated tables, indexes, runs and the Dagster instance (keeps the models and caches)
+	rm -rf data/warehouse data/runs data/reports data/dagster data/vectors data/faiss data/qdrant

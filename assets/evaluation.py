@@ -1,92 +1,163 @@
-"""Evaluation: runs of each retrieval config over each query set, metrics, and the report."""
+"""Evaluation: runs of each retrieval config over each query set, metrics, and the report.
+Statute and precedent configs run apart (never one mixed list), through one runs function."""
 
 
-import time
+from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 
 import dagster as dg
 import pandas as pd
 
-from evals.configs import load_config
+from evals.configs import configs_for, load_config
+from evals.corpus_sets import CANDIDATE_SOURCES, load_any_queryset
 from evals.metrics import evaluate_by_tag
-from evals.querysets import load_queryset, unknown_documents
+from evals.querysets import QuerySet, unknown_documents
 from evals.report import markdown_table, write_report
-from evals.runner import build_retriever, run_queryset
+from evals.runner import load_precedent_resources, load_statute_resources, run_queryset
 from evals.runs import write_trec
-from nyaya.provenance import code_version, tree_fingerprint
+from nyaya.index.store import open_store
+from nyaya.provenance import code_version, source_fingerprint, tree_fingerprint
+from nyaya.retrieval.pipeline import StatuteSearch
+from nyaya.retrieval.precedents import PrecedentSearch
+from nyaya.settings import Settings
+from nyaya.tables import read_table
 from pipelines.resources import NyayaSettings
 
 GROUP = "evaluation"
-STATUTE_CONFIGS = ("bm25-sections",)
+CODE_VERSION = source_fingerprint(__name__)
+ANALYZER_TABLES = ["act_registry", "law_transition_map", "judgments"]
 
 
-@dg.asset(group_name=GROUP)
-def statute_retrieval_runs(context: dg.AssetExecutionContext, settings: NyayaSettings,
-                           sections: pd.DataFrame) -> dg.Output:
+def _runs(context: dg.AssetExecutionContext, settings: Settings, side: str,
+          searcher: Callable, load: Callable, known: Callable) -> dg.Output:
     """A TREC run per (config, query set) in data/runs/<queryset>/<config>.trec."""
-    data_dir = settings.resolved().data_dir
+    store = open_store(settings.qdrant_path, settings.qdrant_url, settings.qdrant_api_key)
+    judgments = read_table(settings.warehouse / "judgments.parquet") if side == "precedents" \
+        else None
+    # judged files the corpus ships empty: they stay in the qrels (an honest ceiling on
+    # recall) and are counted, instead of failing the run
+    empty = judged_empty_files(settings) if side == "precedents" else set()
     frames = []
-    for name in STATUTE_CONFIGS:
-        config = load_config(name)
-        started = time.perf_counter()
-        retriever = build_retriever(config, sections)
-        built = time.perf_counter() - started
-        for queryset_name in config.params["querysets"]:
-            queryset = load_queryset(queryset_name)
-            missing = unknown_documents(queryset, set(sections["doc_id"]))
-            if missing:
-                raise dg.Failure(f"{queryset_name}: judged documents not in sections: {missing}")
-            started = time.perf_counter()
-            run = run_queryset(retriever, queryset, int(config.params["top_k"]))
-            seconds = time.perf_counter() - started
-            write_trec(run, data_dir / "runs" / queryset_name / f"{name}.trec", name,
-                       queryset.queries["qid"].tolist())
-            context.log.info(f"{name} on {queryset_name}: index {built:.1f}s, "
-                             f"{len(queryset.queries)} queries in {seconds:.2f}s")
-            frames.append(run.assign(config=name, config_hash=config.config_hash,
-                                     queryset=queryset_name, index_seconds=round(built, 3),
-                                     search_seconds=round(seconds, 3)))
+    try:
+        resources = load(settings, store)
+        for name in configs_for(side):
+            config = load_config(name)
+            search = searcher(name, config.params, resources)
+            for queryset_name in config.params["querysets"]:
+                queryset = load_any_queryset(queryset_name, settings.corpus_root, judgments)
+                missing = unknown_documents(queryset, known(resources) | empty)
+                if missing:
+                    raise dg.Failure(f"{queryset_name}: judged documents not searchable by "
+                                     f"{name}: {missing}")
+                timed = run_queryset(search, queryset, int(config.params["top_k"]),
+                                     CANDIDATE_SOURCES.get(queryset_name))
+                write_trec(timed.run, settings.data_dir / "runs" / queryset_name /
+                           f"{name}.trec", name, queryset.queries["qid"].tolist())
+                context.log.info(f"{name} on {queryset_name}: {len(queryset.queries)} queries "
+                                 f"in {timed.seconds:.2f}s, median {timed.median_ms:.2f} ms")
+                frames.append(timed.run.assign(
+                    config=name, config_hash=config.config_hash, queryset=queryset_name,
+                    embedder=resources.embedder.name, search_seconds=round(timed.seconds, 3),
+                    median_ms=round(timed.median_ms, 3)))
+    finally:
+        store.close()
     runs = pd.concat(frames, ignore_index=True)
-    return dg.Output(runs, metadata={"runs": len(frames), "lines": len(runs)})
+    return dg.Output(runs, metadata={"runs": len(frames), "lines": len(runs),
+                                     "judged_but_empty_in_corpus": len(empty)})
 
 
-@dg.asset(group_name=GROUP)
-def statute_retrieval_metrics(settings: NyayaSettings,
-                              statute_retrieval_runs: pd.DataFrame) -> dg.Output:
+def judged_empty_files(settings: Settings) -> set[str]:
+    """Doc ids of judgment files quarantined as empty (e.g. IRLeD prior_case_0827)."""
+    quarantine = read_table(settings.warehouse / "judgment_quarantine.parquet")
+    empty = quarantine[quarantine["reason"] == "empty_file"]["source_file"]
+    prefix = {"aila2019": "AILA:", "irled2017": "IRLED:"}
+    return {prefix[Path(path).parts[1]] + Path(path).stem for path in empty
+            if len(Path(path).parts) > 1 and Path(path).parts[1] in prefix}
+
+
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION,
+          deps=["legal_sections_qdrant", "legal_sections_vectors", "legal_sections_documents",
+                "legal_sections_faiss", "cross_references", *ANALYZER_TABLES])
+def statute_retrieval_runs(context: dg.AssetExecutionContext,
+                           settings: NyayaSettings) -> dg.Output:
+    """Every statute config in evals/configs/ through the one statute search."""
+    return _runs(context, settings.resolved(), "statutes", StatuteSearch,
+                 load_statute_resources, lambda r: set(r.documents["doc_id"]))
+
+
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION,
+          deps=["sc_judgments_qdrant", "sc_judgments_vectors", "entity_index",
+                "judgment_quarantine",
+                "citation_graph_nodes", "citation_graph_edges", *ANALYZER_TABLES])
+def precedent_retrieval_runs(context: dg.AssetExecutionContext,
+                             settings: NyayaSettings) -> dg.Output:
+    """Every precedent config through the one precedent search, each query set within its
+    candidate judgments (AILA's 2,914; IRLeD's 2,000 prior cases)."""
+    return _runs(context, settings.resolved(), "precedents", PrecedentSearch,
+                 load_precedent_resources, lambda r: set(r.judgments["doc_id"]))
+
+
+def _metrics(settings: Settings, runs: pd.DataFrame) -> dg.Output:
     """ranx metrics per run, overall and by query type, with provenance on every row."""
-    resolved = settings.resolved()
-    fingerprint = tree_fingerprint(resolved.corpus_root, ("statutes", "mappings"))
+    fingerprint = tree_fingerprint(settings.corpus_root, ("statutes", "mappings", "judgments"))
     version = code_version()
+    judgments = read_table(settings.warehouse / "judgments.parquet")
+    querysets: dict[str, QuerySet] = {}
     rows = []
-    for (config, queryset_name), run in statute_retrieval_runs.groupby(["config", "queryset"]):
-        queryset = load_queryset(queryset_name)
+    for (config, queryset_name), run in runs.groupby(["config", "queryset"]):
+        if queryset_name not in querysets:
+            querysets[queryset_name] = load_any_queryset(queryset_name, settings.corpus_root,
+                                                         judgments)
+        queryset = querysets[queryset_name]
         table = evaluate_by_tag(run, queryset.qrels, queryset.tags("query_type"))
+        first = run.iloc[0]
         rows.append(table.assign(config=config, queryset=queryset_name,
-                                 config_hash=run["config_hash"].iloc[0],
+                                 config_hash=first["config_hash"],
                                  corpus_fingerprint=fingerprint, code_version=version,
-                                 embedder="none", search_seconds=run["search_seconds"].iloc[0]))
+                                 embedder=first["embedder"],
+                                 search_seconds=first["search_seconds"],
+                                 median_ms=first["median_ms"]))
     metrics = pd.concat(rows, ignore_index=True)
     lead = ["config", "queryset", "group", "queries"]
     metrics = metrics[lead + [c for c in metrics.columns if c not in lead]]
     headline = metrics[metrics["group"] == "all"][["config", "queryset", "queries",
-                                                   "precision@3", "ndcg@10", "mrr"]]
+                                                   "precision@3", "ndcg@10", "map", "mrr",
+                                                   "median_ms"]]
     return dg.Output(metrics, metadata={"headline": dg.MetadataValue.md(markdown_table(headline))})
 
 
-@dg.asset(group_name=GROUP)
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION)
+def statute_retrieval_metrics(settings: NyayaSettings,
+                              statute_retrieval_runs: pd.DataFrame) -> dg.Output:
+    """Metrics of the statute runs."""
+    return _metrics(settings.resolved(), statute_retrieval_runs)
+
+
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION)
+def precedent_retrieval_metrics(settings: NyayaSettings,
+                                precedent_retrieval_runs: pd.DataFrame) -> dg.Output:
+    """Metrics of the precedent runs (judged queries only: AILA Q1-10, IRLeD dev)."""
+    return _metrics(settings.resolved(), precedent_retrieval_runs)
+
+
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION)
 def evaluation_report(context: dg.AssetExecutionContext, settings: NyayaSettings,
-                      statute_retrieval_metrics: pd.DataFrame) -> dg.MaterializeResult:
+                      statute_retrieval_metrics: pd.DataFrame,
+                      precedent_retrieval_metrics: pd.DataFrame) -> dg.MaterializeResult:
     """data/reports/<date>/ and data/reports/latest/: report.md, report.html, metrics tables."""
     resolved = settings.resolved()
     now = datetime.now(UTC)
-    first = statute_retrieval_metrics.iloc[0]
+    metrics = pd.concat([statute_retrieval_metrics, precedent_retrieval_metrics],
+                        ignore_index=True)
+    first = metrics.iloc[0]
     provenance = {
         "generated": now.strftime("%Y-%m-%d %H:%M UTC"),
         "corpus": f"{resolved.corpus_root} (fingerprint {first['corpus_fingerprint']})",
         "code version": str(first["code_version"]),
-        "configs": ", ".join(sorted(statute_retrieval_metrics["config"].unique())),
+        "configs": ", ".join(sorted(metrics["config"].unique())),
     }
-    folder = write_report(statute_retrieval_metrics, provenance, resolved.data_dir / "reports",
+    folder = write_report(metrics, provenance, resolved.data_dir / "reports",
                           now.strftime("%Y-%m-%d"))
     context.log.info(f"report written to {folder}")
     return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(folder)),

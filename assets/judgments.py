@@ -4,11 +4,14 @@
 import dagster as dg
 import pandas as pd
 
+from assets.sources import judgment_corpus
 from evals.judgment_quality import domain_accuracy, statute_extraction_scores
 from nyaya.judgments import tables, validate
+from nyaya.provenance import source_fingerprint
 from pipelines.resources import NyayaSettings
 
 GROUP = "judgments"
+CODE_VERSION = source_fingerprint(__name__)
 
 
 class ChunkingConfig(dg.Config):
@@ -19,11 +22,15 @@ class ChunkingConfig(dg.Config):
 
 @dg.multi_asset(
     group_name=GROUP,
+    deps=[judgment_corpus],
     outs={
-        "judgments": dg.AssetOut(description="One row per judgment file, linked across sources."),
-        "sc_case_registry": dg.AssetOut(
+        "judgments": dg.AssetOut(
+            code_version=CODE_VERSION,
+            description="One row per judgment file, linked across sources."),
+        "sc_case_registry": dg.AssetOut(code_version=CODE_VERSION,
             description="The Supreme Court metadata records, joined to judgments."),
-        "judgment_quarantine": dg.AssetOut(description="Judgment input that was not usable."),
+        "judgment_quarantine": dg.AssetOut(
+            code_version=CODE_VERSION, description="Judgment input that was not usable."),
     },
 )
 def judgment_sources(context: dg.AssetExecutionContext, settings: NyayaSettings):
@@ -41,7 +48,7 @@ def judgment_sources(context: dg.AssetExecutionContext, settings: NyayaSettings)
         "by_reason": str(quarantine["reason"].value_counts().to_dict())})
 
 
-@dg.asset(group_name=GROUP)
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION)
 def judgment_chunks(config: ChunkingConfig, judgments: pd.DataFrame) -> dg.Output:
     """Paragraph-aware chunks with stable ids and character offsets into the judgment."""
     frame = tables.chunk_table(judgments, config.token_budget)
@@ -51,7 +58,7 @@ def judgment_chunks(config: ChunkingConfig, judgments: pd.DataFrame) -> dg.Outpu
         "max_tokens": int(frame["approx_tokens"].max()) if len(frame) else 0})
 
 
-@dg.asset(group_name=GROUP)
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION, deps=[judgment_corpus])
 def citation_mentions(settings: NyayaSettings, judgments: pd.DataFrame,
                       judgment_chunks: pd.DataFrame, act_registry: pd.DataFrame,
                       sections: pd.DataFrame, sc_case_registry: pd.DataFrame) -> dg.Output:
@@ -63,7 +70,7 @@ def citation_mentions(settings: NyayaSettings, judgments: pd.DataFrame,
     return dg.Output(frame, metadata={**validate.mention_stats(frame), **quality})
 
 
-@dg.asset(group_name=GROUP)
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION)
 def entity_index(citation_mentions: pd.DataFrame) -> dg.Output:
     """Article / Section / Act -> judgments and chunks."""
     frame = tables.entity_index_table(citation_mentions)
@@ -73,8 +80,9 @@ def entity_index(citation_mentions: pd.DataFrame) -> dg.Output:
 
 @dg.multi_asset(
     group_name=GROUP,
-    outs={"citation_graph_nodes": dg.AssetOut(description="Cases, with PageRank."),
-          "citation_graph_edges": dg.AssetOut(
+    outs={"citation_graph_nodes": dg.AssetOut(
+            code_version=CODE_VERSION, description="Cases, with PageRank."),
+          "citation_graph_edges": dg.AssetOut(code_version=CODE_VERSION,
               description="Case->case and case->section edges with their relation.")},
 )
 def citation_graph(judgments: pd.DataFrame, citation_mentions: pd.DataFrame,
@@ -89,7 +97,7 @@ def citation_graph(judgments: pd.DataFrame, citation_mentions: pd.DataFrame,
         **stats})
 
 
-@dg.asset(group_name=GROUP)
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION)
 def domain_tags(judgments: pd.DataFrame, judgment_chunks: pd.DataFrame,
                 citation_mentions: pd.DataFrame, sections: pd.DataFrame,
                 act_registry: pd.DataFrame) -> dg.Output:

@@ -4,6 +4,8 @@
 import dagster as dg
 import pandas as pd
 
+from assets.sources import statute_corpus
+from nyaya.provenance import source_fingerprint
 from nyaya.statutes import frames, validate
 from nyaya.statutes.ingest import ingest_statutes
 from nyaya.statutes.registry import alias_index_from_rows, known_gaps
@@ -11,14 +13,19 @@ from nyaya.statutes.transitions import build_transition_map
 from pipelines.resources import NyayaSettings
 
 GROUP = "statutes"
+CODE_VERSION = source_fingerprint(__name__)
 
 
 @dg.multi_asset(
     group_name=GROUP,
+    deps=[statute_corpus],
     outs={
-        "act_registry": dg.AssetOut(description="One row per Act from every source."),
-        "sections": dg.AssetOut(description="One row per section (per Article for COI)."),
-        "ingest_quarantine": dg.AssetOut(description="Input that could not become a record."),
+        "act_registry": dg.AssetOut(
+            code_version=CODE_VERSION, description="One row per Act from every source."),
+        "sections": dg.AssetOut(
+            code_version=CODE_VERSION, description="One row per section (per Article for COI)."),
+        "ingest_quarantine": dg.AssetOut(
+            code_version=CODE_VERSION, description="Input that could not become a record."),
     },
 )
 def statute_tables(context: dg.AssetExecutionContext, settings: NyayaSettings):
@@ -39,7 +46,7 @@ def statute_tables(context: dg.AssetExecutionContext, settings: NyayaSettings):
     yield dg.Output(quarantine, "ingest_quarantine", metadata={"by_reason": str(per_reason)})
 
 
-@dg.asset(group_name=GROUP)
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION, deps=[statute_corpus])
 def law_transition_map(settings: NyayaSettings, sections: pd.DataFrame) -> dg.Output:
     """IPC->BNS, CrPC->BNSS, IEA->BSA rows from every mapping table, disagreements flagged."""
     rows, quarantined = build_transition_map(settings.resolved().require_corpus())
@@ -51,14 +58,14 @@ def law_transition_map(settings: NyayaSettings, sections: pd.DataFrame) -> dg.Ou
         "quarantined_rows": len(quarantined)})
 
 
-@dg.asset(group_name=GROUP)
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION)
 def sub_sections(sections: pd.DataFrame) -> dg.Output:
     """Sub-section, clause, proviso, explanation and illustration units."""
     frame = frames.sub_sections_frame(sections)
     return dg.Output(frame, metadata={"by_kind": str(frame["unit_kind"].value_counts().to_dict())})
 
 
-@dg.asset(group_name=GROUP)
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION)
 def cross_references(sections: pd.DataFrame, act_registry: pd.DataFrame) -> dg.Output:
     """References between sections found in their text, typed by the words around them."""
     frame = frames.cross_references_frame(
@@ -68,14 +75,14 @@ def cross_references(sections: pd.DataFrame, act_registry: pd.DataFrame) -> dg.O
         "target_exists_share": float(frame["target_exists"].mean()) if len(frame) else 0.0})
 
 
-@dg.asset(group_name=GROUP)
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION)
 def definitions_index(sections: pd.DataFrame) -> dg.Output:
     """Defined terms -> (act, section, clause) from the definition sections."""
     frame = frames.definitions_frame(sections)
     return dg.Output(frame, metadata={"acts": int(frame["act_code"].nunique())})
 
 
-@dg.asset(group_name=GROUP)
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION)
 def human_review_queue(sections: pd.DataFrame, ingest_quarantine: pd.DataFrame,
                        law_transition_map: pd.DataFrame) -> dg.Output:
     """Low-confidence sections, quarantined input and failed validations, each with a reason."""

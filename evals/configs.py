@@ -33,3 +33,9 @@ def load_config(name: str, root: Path = CONFIGS) -> RetrievalConfig:
 
 def config_names(root: Path = CONFIGS) -> list[str]:
     return sorted(path.stem for path in root.glob("*.yaml"))
+
+
+def configs_for(side: str, root: Path = CONFIGS) -> list[str]:
+    """The configs of one side: `statutes` (the default) or `precedents`."""
+    return [name for name in config_names(root)
+            if load_config(name, root).params.get("side", "statutes") == side]

@@ -11,7 +11,7 @@ import pandas as pd
 from nyaya.tables import write_table
 
 HEADLINE = ["config", "queryset", "group", "queries", "precision@1", "precision@3", "precision@5",
-            "recall@10", "ndcg@10", "mrr", "map"]
+            "recall@10", "ndcg@10", "mrr", "map", "median_ms"]
 
 
 def markdown_table(frame: pd.DataFrame) -> str:

@@ -1,14 +1,28 @@
-"""Run a retrieval config over a query set: one code path for every config."""
+"""Run retrieval configs over query sets: one code path for every config."""
 
 from __future__ import annotations
 
-import pandas as pd
+import time
+from dataclasses import dataclass
+from datetime import date
 
-from evals.configs import RetrievalConfig
+import pandas as pd
+import pyarrow.parquet as pq
+
 from evals.querysets import QuerySet
 from evals.runs import rank_frame
-from nyaya.retrieval.bm25 import BM25Retriever
+from nyaya.index.build import load_vectors, read_manifest
+from nyaya.index.embedders import load_embedder
+from nyaya.index.lookups import CitationGraph, EntityIndex
+from nyaya.index.store import VectorStore
+from nyaya.retrieval.pipeline import COLLECTION, StatuteResources, StatuteSearch
+from nyaya.retrieval.postprocess import CrossReferences
+from nyaya.retrieval.precedents import COLLECTION as PRECEDENTS
+from nyaya.retrieval.precedents import PrecedentResources, PrecedentSearch
+from nyaya.retrieval.query_analysis import QueryAnalyzer
+from nyaya.settings import Settings
 from nyaya.statutes.model import IN_FORCE
+from nyaya.tables import read_table
 
 
 def statute_documents(sections: pd.DataFrame, include_repealed: bool) -> pd.DataFrame:
@@ -21,18 +35,62 @@ def statute_documents(sections: pd.DataFrame, include_repealed: bool) -> pd.Data
     return pd.DataFrame({"doc_id": docs["doc_id"], "text": text}).reset_index(drop=True)
 
 
-def build_retriever(config: RetrievalConfig, sections: pd.DataFrame) -> BM25Retriever:
-    params = config.params
-    if params["retriever"] != "bm25" or params["collection"] != "sections":
-        raise ValueError(f"config {config.name}: retriever {params['retriever']!r} over "
-                         f"{params['collection']!r} is not available yet")
-    docs = statute_documents(sections, bool(params.get("include_repealed", False)))
-    return BM25Retriever(docs["doc_id"].tolist(), docs["text"].tolist(),
-                         k1=float(params.get("k1", 1.2)), b=float(params.get("b", 0.75)))
+def load_statute_resources(settings: Settings, store: VectorStore) -> StatuteResources:
+    """Everything a statute search reads, from the built tables, vectors and store."""
+    warehouse = settings.warehouse
+    documents = read_table(warehouse / "legal_sections_documents.parquet")
+    embedder = load_embedder(settings.embedder_of(COLLECTION), settings.models_dir,
+                             settings.bge_m3_path)
+    return StatuteResources(
+        store=store,
+        embedder=embedder,
+        analyzer=QueryAnalyzer.from_warehouse(warehouse),
+        documents=documents,
+        vectors=load_vectors(settings.vectors_dir, COLLECTION, documents,
+                             embedder.fingerprint),
+        cross_references=CrossReferences.from_table(
+            read_table(warehouse / "cross_references.parquet")),
+        faiss_dir=settings.faiss_dir)
 
 
-def run_queryset(retriever: BM25Retriever, queryset: QuerySet, top_k: int) -> pd.DataFrame:
-    hits = {}
-    for qid, query in zip(queryset.queries["qid"], queryset.queries["query"], strict=True):
-        hits[qid] = [(hit.doc_id, hit.score, hit.method) for hit in retriever.search(query, top_k)]
-    return rank_frame(hits)
+def load_precedent_resources(settings: Settings, store: VectorStore) -> PrecedentResources:
+    """Everything a precedent search reads: the chunk embedder, entity index, graph."""
+    warehouse = settings.warehouse
+    embedder = load_embedder(settings.embedder_of(PRECEDENTS), settings.models_dir,
+                             settings.bge_m3_path)
+    manifest = read_manifest(settings.vectors_dir, PRECEDENTS)
+    if manifest is None or manifest.embedder != embedder.fingerprint:
+        raise ValueError(f"{PRECEDENTS} vectors were built by "
+                         f"{manifest.embedder if manifest else 'nothing'}, queries would use "
+                         f"{embedder.fingerprint}; rebuild them or set the embedder")
+    return PrecedentResources(
+        store=store, embedder=embedder, analyzer=QueryAnalyzer.from_warehouse(warehouse),
+        entities=EntityIndex.load(warehouse), graph=CitationGraph.load(warehouse),
+        judgments=pq.read_table(warehouse / "judgments.parquet",
+                                columns=["doc_id", "source", "judges"]).to_pandas())
+
+
+@dataclass(frozen=True)
+class TimedRun:
+    run: pd.DataFrame  # qid, doc_id, rank, score, method
+    seconds: float
+    median_ms: float
+
+
+def run_queryset(search: StatuteSearch | PrecedentSearch, queryset: QuerySet, top_k: int,
+                 sources: tuple[str, ...] | None = None) -> TimedRun:
+    """Every query of the set through one config; per-query latency kept for the report.
+    Precedent searches stay within the set's candidate `sources`."""
+    hits, times = {}, []
+    queries = queryset.queries
+    dates = queries["as_of"] if "as_of" in queries else pd.Series([None] * len(queries))
+    for qid, query, as_of in zip(queries["qid"], queries["query"], dates, strict=True):
+        when = date.fromisoformat(as_of) if isinstance(as_of, str) and as_of else None
+        started = time.perf_counter()
+        found = (search.search(query, top_k, sources=sources)
+                 if isinstance(search, PrecedentSearch) else
+                 search.search(query, top_k, as_of=when))
+        times.append(time.perf_counter() - started)
+        hits[qid] = [(hit.doc_id, hit.score, hit.method) for hit in found]
+    series = pd.Series(times)
+    return TimedRun(rank_frame(hits), float(series.sum()), float(series.median() * 1000))

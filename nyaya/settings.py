@@ -21,6 +21,9 @@ def resolve(path: str | os.PathLike) -> Path:
     return path if path.is_absolute() else (PROJECT_ROOT / path).resolve()
 
 
+CHUNKED_COLLECTIONS = ("legal_sub_sections", "sc_judgments")
+
+
 @dataclass(frozen=True)
 class Settings:
     corpus_root: Path
@@ -28,6 +31,14 @@ class Settings:
     qdrant_path: Path  # embedded Qdrant Edge shard directory (the default store)
     qdrant_url: str | None  # a Qdrant server; when set it is used instead of the embedded store
     judgments_dataset: str | None = None  # extra judgments: a datasets file/folder or hub id
+    qdrant_api_key: str | None = None  # for a Qdrant server
+    # names from nyaya.index.embedders.EMBEDDERS: `embedder` for the sections (and the
+    # transition context), `chunk_embedder` for the 124k sub-section units and 188k judgment
+    # chunks, where a transformer would take hours on a CPU
+    embedder: str = "minilm-int8"
+    chunk_embedder: str = "minilm-static"
+    bge_m3_path: Path | None = None  # BGE-M3 weights on disk, for the bge-m3 embedder
+    models_root: Path | None = None  # derived models (the distilled static one); data/models
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -38,11 +49,38 @@ class Settings:
             qdrant_path=resolve(os.environ.get("NYAYA_QDRANT_PATH", data_dir / "qdrant")),
             qdrant_url=os.environ.get("NYAYA_QDRANT_URL") or None,
             judgments_dataset=os.environ.get("NYAYA_JUDGMENTS_DATASET") or None,
+            qdrant_api_key=os.environ.get("NYAYA_QDRANT_API_KEY") or None,
+            embedder=os.environ.get("NYAYA_EMBEDDER") or "minilm-int8",
+            chunk_embedder=os.environ.get("NYAYA_CHUNK_EMBEDDER") or "minilm-static",
+            bge_m3_path=resolve(os.environ["NYAYA_BGE_M3_PATH"])
+            if os.environ.get("NYAYA_BGE_M3_PATH") else None,
+            models_root=resolve(os.environ["NYAYA_MODELS"])
+            if os.environ.get("NYAYA_MODELS") else None,
         )
 
     @property
     def warehouse(self) -> Path:
         return self.data_dir / "warehouse"
+
+    def embedder_of(self, collection: str) -> str:
+        """The embedder a collection's vectors (and its queries) are made with."""
+        return self.chunk_embedder if collection in CHUNKED_COLLECTIONS else self.embedder
+
+    @property
+    def models_dir(self) -> Path:
+        return self.models_root or self.data_dir / "models"
+
+    @property
+    def embeddings_dir(self) -> Path:
+        return self.data_dir / "embeddings"
+
+    @property
+    def vectors_dir(self) -> Path:
+        return self.data_dir / "vectors"
+
+    @property
+    def faiss_dir(self) -> Path:
+        return self.data_dir / "faiss"
 
     def table_path(self, name: str) -> Path:
         return self.warehouse / f"{name}.parquet"

@@ -4,20 +4,23 @@ from __future__ import annotations
 
 import dagster as dg
 
-from assets import evaluation, judgments, statutes
+from assets import evaluation, indexes, judgments, sources, statutes
 from pipelines.resources import NyayaSettings, ParquetIOManager
 from pipelines.schedules import nightly_evaluation
 from pipelines.sensors import corpus_change_sensor
 
-all_assets = dg.load_assets_from_modules([statutes, judgments, evaluation])
-all_checks = dg.load_asset_checks_from_modules([statutes, judgments, evaluation])
+all_assets = dg.load_assets_from_modules([sources, statutes, judgments, indexes, evaluation])
+all_checks = dg.load_asset_checks_from_modules([statutes, judgments, indexes, evaluation])
 
 main_job = dg.define_asset_job(
     "main_job", selection=dg.AssetSelection.all(),
-    description="Corpus to report: ingest, tables, checks, runs, metrics and the report.")
+    description="Corpus to report: ingest, tables, indexes, checks, runs, metrics and the report.")
 ingest_job = dg.define_asset_job(
     "ingest_job", selection=dg.AssetSelection.groups(statutes.GROUP, judgments.GROUP),
     description="Statute and judgment tables only (what the corpus sensor starts).")
+index_job = dg.define_asset_job(
+    "index_job", selection=dg.AssetSelection.groups(indexes.GROUP),
+    description="Document tables, vectors, Qdrant collections and FAISS indexes.")
 evaluation_job = dg.define_asset_job(
     "evaluation_job", selection=dg.AssetSelection.groups(evaluation.GROUP),
     description="Runs, metrics and report over the current tables (the nightly schedule).")
@@ -25,7 +28,7 @@ evaluation_job = dg.define_asset_job(
 defs = dg.Definitions(
     assets=all_assets,
     asset_checks=all_checks,
-    jobs=[main_job, ingest_job, evaluation_job],
+    jobs=[main_job, ingest_job, index_job, evaluation_job],
     schedules=[nightly_evaluation(evaluation_job)],
     sensors=[corpus_change_sensor(ingest_job)],
     resources={"settings": NyayaSettings(), "io_manager": ParquetIOManager()},

@@ -12,12 +12,15 @@ from nyaya.tables import read_table, write_table
 
 
 class NyayaSettings(dg.ConfigurableResource):
-    """The three settings; empty strings mean 'from the environment or the default'."""
+    """The settings; empty strings mean 'from the environment or the default'."""
 
     corpus_root: str = ""
     data_dir: str = ""
     qdrant_url: str = ""
     judgments_dataset: str = ""
+    embedder: str = ""
+    chunk_embedder: str = ""
+    models_dir: str = ""
 
     def resolved(self) -> Settings:
         base = Settings.from_env()
@@ -28,6 +31,11 @@ class NyayaSettings(dg.ConfigurableResource):
             qdrant_path=base.qdrant_path if not self.data_dir else data_dir / "qdrant",
             qdrant_url=self.qdrant_url or base.qdrant_url,
             judgments_dataset=self.judgments_dataset or base.judgments_dataset,
+            qdrant_api_key=base.qdrant_api_key,
+            embedder=self.embedder or base.embedder,
+            chunk_embedder=self.chunk_embedder or base.chunk_embedder,
+            bge_m3_path=base.bge_m3_path,
+            models_root=resolve(self.models_dir) if self.models_dir else base.models_root,
         )
 
 

@@ -117,7 +117,9 @@ def test_definitions_load_with_every_job_schedule_and_sensor():
                     "statute_retrieval_runs", "statute_retrieval_metrics", "evaluation_report",
                     "judgments", "sc_case_registry", "judgment_quarantine", "judgment_chunks",
                     "citation_mentions", "entity_index", "citation_graph_nodes",
-                    "citation_graph_edges", "domain_tags"}
+                    "citation_graph_edges", "domain_tags", "precedent_retrieval_runs",
+                    "precedent_retrieval_metrics", "statute_corpus", "judgment_corpus",
+                    "legal_sections_qdrant", "sc_judgments_faiss"}
     assert len(dg.load_asset_checks_from_modules([statutes, judgments, evaluation])) == 12
     ingest = defs.resolve_job_def("ingest_job")
     assert {k.to_user_string() for k in ingest.asset_layer.executable_asset_keys} >= {

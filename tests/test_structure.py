@@ -937,9 +937,12 @@ def test_is_definition_section(title: str, expected: bool) -> None:
     ],
     ids=["parens", "section", "Section", "paren-lines", "terms", "that-act", "expl", "chain"],
 )
-def test_hostile_input_is_fast(text: str) -> None:
+def test_hostile_input_does_not_backtrack(text: str) -> None:
+    """A guard against catastrophic regex backtracking, not a speed target: on these ~200k
+    characters a quadratic pattern takes minutes; linear ones take about a second on a loaded
+    2-core machine, so the bound is loose enough never to flake."""
     started = time.perf_counter()
     split_units("BNS", "1", text)
     find_cross_references("BNS", "1", text, lambda name: None)
     extract_definitions("BNS", "1", text)
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < 15.0

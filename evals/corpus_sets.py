@@ -1,0 +1,89 @@
+"""Query sets that ship with the corpus: AILA 2019 (precedents, statutes) and IRLeD 2017.
+
+Only the judgments released with the corpus are read: AILA_Q1-Q10 (`*.train.txt`) and IRLeD
+current_case_0001-0100 (`qrels.dev.txt`). Queries without released judgments are kept in
+`queries` (runs must cover them) but have no qrels, so they are never scored or tuned on.
+Document ids are the warehouse's: `AILA:C12`, `AILA:S90`, `IRLED:prior_case_0895`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from evals.querysets import QuerySet, QuerySetError, load_queryset
+
+CORPUS_SETS = ("aila-precedents", "aila-statutes", "irled-dev")
+# the judgment sources each precedent set is judged over: its candidates, and only those
+CANDIDATE_SOURCES = {"aila-precedents": ("aila2019",), "irled-dev": ("irled2017_prior",)}
+
+
+def read_qrels(path: Path, doc_prefix: str) -> dict[str, dict[str, int]]:
+    qrels: dict[str, dict[str, int]] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != 4 or not parts[3].lstrip("-").isdigit():
+            raise QuerySetError(f"{path}:{number}: expected 'qid Q0 doc_id grade'")
+        qrels.setdefault(parts[0], {})[doc_prefix + parts[2]] = int(parts[3])
+    return qrels
+
+
+def aila_queries(corpus_root: Path) -> pd.DataFrame:
+    path = corpus_root / "judgments" / "aila2019" / "Query_doc.txt"
+    rows = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        qid, sep, text = line.partition("||")
+        if not sep or not text.strip():
+            raise QuerySetError(f"{path}:{number}: expected 'AILA_Q<n>||<text>'")
+        rows.append({"qid": qid.strip(), "query": text.strip(), "query_type": "facts",
+                     "domain": "unknown"})
+    return pd.DataFrame(rows)
+
+
+def aila_statute_documents(corpus_root: Path) -> pd.DataFrame:
+    """The 197 AILA statute descriptions (S1-S197): `Title:` and `Desc:` lines."""
+    rows = []
+    for path in sorted((corpus_root / "judgments" / "aila2019" / "statutes").glob("S*.txt")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        fields = {key: value.strip() for key, _, value in
+                  (line.partition(":") for line in text.splitlines() if ":" in line)}
+        if "Title" not in fields:
+            raise QuerySetError(f"{path}: no 'Title:' line")
+        body = text.split("Desc:", 1)[-1].strip()
+        rows.append({"doc_id": f"AILA:{path.stem}", "text": f"{fields['Title']}. {body}"})
+    return pd.DataFrame(rows)
+
+
+def load_corpus_set(name: str, corpus_root: Path,
+                    judgments: pd.DataFrame | None = None) -> QuerySet:
+    """A corpus query set; `irled-dev` takes its query texts from the judgments table."""
+    aila = corpus_root / "judgments" / "aila2019"
+    if name == "aila-precedents":
+        return QuerySet(name, aila_queries(corpus_root),
+                        read_qrels(aila / "qrels" / "priorcases.train.txt", "AILA:"))
+    if name == "aila-statutes":
+        return QuerySet(name, aila_queries(corpus_root),
+                        read_qrels(aila / "qrels" / "statutes.train.txt", "AILA:"))
+    if name == "irled-dev":
+        if judgments is None:
+            raise ValueError("irled-dev needs the judgments table for its query texts")
+        current = judgments[judgments["source"] == "irled2017_current"]
+        queries = pd.DataFrame({"qid": current["doc_id"].str.removeprefix("IRLED:"),
+                                "query": current["text"], "query_type": "judgment",
+                                "domain": "unknown"}).sort_values("qid", ignore_index=True)
+        qrels = read_qrels(corpus_root / "judgments" / "irled2017" / "qrels.dev.txt", "IRLED:")
+        return QuerySet(name, queries, qrels)
+    raise ValueError(f"unknown corpus query set {name!r}; choose one of {CORPUS_SETS}")
+
+
+def load_any_queryset(name: str, corpus_root: Path,
+                      judgments: pd.DataFrame | None = None) -> QuerySet:
+    """An authored set from evals/querysets/, or a corpus set by its name."""
+    if name in CORPUS_SETS:
+        return load_corpus_set(name, corpus_root, judgments)
+    return load_queryset(name)
