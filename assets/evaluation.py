@@ -2,24 +2,29 @@
 Statute and precedent configs run apart (never one mixed list), through one runs function."""
 
 
+import json
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import dagster as dg
 import pandas as pd
 
+from evals import query_types
 from evals.configs import configs_for, load_config
 from evals.corpus_sets import CANDIDATE_SOURCES, load_any_queryset
-from evals.metrics import evaluate_by_tag
-from evals.querysets import QuerySet, unknown_documents
-from evals.report import markdown_table, write_report
+from evals.metrics import evaluate_by_tag, evaluate_run
+from evals.querysets import QuerySet, load_queryset, unknown_documents
+from evals.report import markdown_table, speed_table, write_report
 from evals.runner import load_precedent_resources, load_statute_resources, run_queryset
 from evals.runs import write_trec
+from evals.tuning import HELDOUT, in_split, is_tuned, tune_weights, with_weights
 from nyaya.index.store import open_store
 from nyaya.provenance import code_version, source_fingerprint, tree_fingerprint
 from nyaya.retrieval.pipeline import StatuteSearch
 from nyaya.retrieval.precedents import PrecedentSearch
+from nyaya.retrieval.query_analysis import QueryAnalyzer
 from nyaya.settings import Settings
 from nyaya.tables import read_table
 from pipelines.resources import NyayaSettings
@@ -43,9 +48,9 @@ def _runs(context: dg.AssetExecutionContext, settings: Settings, side: str,
         resources = load(settings, store)
         for name in configs_for(side):
             config = load_config(name)
-            search = searcher(name, config.params, resources)
             for queryset_name in config.params["querysets"]:
                 queryset = load_any_queryset(queryset_name, settings.corpus_root, judgments)
+                search, weights = _search(searcher, name, config.params, resources, queryset)
                 missing = unknown_documents(queryset, known(resources) | empty)
                 if missing:
                     raise dg.Failure(f"{queryset_name}: judged documents not searchable by "
@@ -58,13 +63,27 @@ def _runs(context: dg.AssetExecutionContext, settings: Settings, side: str,
                                  f"in {timed.seconds:.2f}s, median {timed.median_ms:.2f} ms")
                 frames.append(timed.run.assign(
                     config=name, config_hash=config.config_hash, queryset=queryset_name,
+                    tuned_weights=json.dumps(weights, sort_keys=True) if weights else "",
                     embedder=resources.embedder.name, search_seconds=round(timed.seconds, 3),
-                    median_ms=round(timed.median_ms, 3)))
+                    median_ms=round(timed.median_ms, 3),
+                    queries_per_second=round(len(queryset.queries) / timed.seconds, 1)))
     finally:
         store.close()
     runs = pd.concat(frames, ignore_index=True)
     return dg.Output(runs, metadata={"runs": len(frames), "lines": len(runs),
                                      "judged_but_empty_in_corpus": len(empty)})
+
+
+def _search(searcher: Callable, name: str, params: dict, resources,
+            queryset: QuerySet) -> tuple[Any, dict[str, float] | None]:
+    """The config's search; a tuned config's weights are fitted here, per query set, on its
+    training queries (evals/tuning.py)."""
+    if not is_tuned(params):
+        return searcher(name, params, resources), None
+    if searcher is not StatuteSearch:
+        raise dg.Failure(f"config {name}: tuned weights exist for statute configs only")
+    weights = tune_weights(searcher(name, params, resources), queryset)
+    return searcher(name, with_weights(params, weights), resources), weights
 
 
 def judged_empty_files(settings: Settings) -> set[str]:
@@ -78,7 +97,8 @@ def judged_empty_files(settings: Settings) -> set[str]:
 
 @dg.asset(group_name=GROUP, code_version=CODE_VERSION,
           deps=["legal_sections_qdrant", "legal_sections_vectors", "legal_sections_documents",
-                "legal_sections_faiss", "cross_references", *ANALYZER_TABLES])
+                "legal_sections_faiss", "cross_references", "definitions_index",
+                *ANALYZER_TABLES])
 def statute_retrieval_runs(context: dg.AssetExecutionContext,
                            settings: NyayaSettings) -> dg.Output:
     """Every statute config in evals/configs/ through the one statute search."""
@@ -110,14 +130,24 @@ def _metrics(settings: Settings, runs: pd.DataFrame) -> dg.Output:
             querysets[queryset_name] = load_any_queryset(queryset_name, settings.corpus_root,
                                                          judgments)
         queryset = querysets[queryset_name]
-        table = evaluate_by_tag(run, queryset.qrels, queryset.tags("query_type"))
+        qrels = queryset.qrels
+        if is_tuned(load_config(config).params):  # never scored on what it was fitted on
+            qrels = {qid: qrels[qid] for qid in in_split(qrels, HELDOUT)}
+        heldout = {qid: qrels[qid] for qid in in_split(qrels, HELDOUT)}
+        table = evaluate_by_tag(run, qrels, queryset.tags("query_type"))
+        if heldout:
+            table = pd.concat([table, pd.DataFrame([{"group": HELDOUT, "queries": len(heldout),
+                                                     **evaluate_run(run, heldout)}])],
+                              ignore_index=True)
         first = run.iloc[0]
         rows.append(table.assign(config=config, queryset=queryset_name,
                                  config_hash=first["config_hash"],
+                                 tuned_weights=first["tuned_weights"],
                                  corpus_fingerprint=fingerprint, code_version=version,
                                  embedder=first["embedder"],
                                  search_seconds=first["search_seconds"],
-                                 median_ms=first["median_ms"]))
+                                 median_ms=first["median_ms"],
+                                 queries_per_second=first["queries_per_second"]))
     metrics = pd.concat(rows, ignore_index=True)
     lead = ["config", "queryset", "group", "queries"]
     metrics = metrics[lead + [c for c in metrics.columns if c not in lead]]
@@ -141,10 +171,32 @@ def precedent_retrieval_metrics(settings: NyayaSettings,
     return _metrics(settings.resolved(), precedent_retrieval_runs)
 
 
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION, deps=ANALYZER_TABLES)
+def query_type_accuracy(settings: NyayaSettings) -> dg.Output:
+    """The query analyzer's query_type against the labels: on the development set its rules
+    were written on, and on nyaya-statutes, held out for it."""
+    analyzer = QueryAnalyzer.from_warehouse(settings.resolved().warehouse)
+    rows = []
+    for name, queries, role in (
+            ("query-types-dev", query_types.load_dev_queries(), "development"),
+            ("nyaya-statutes", load_queryset("nyaya-statutes").queries, "held out")):
+        score = query_types.query_type_accuracy(analyzer, queries)
+        totals = {"all": (round(score.accuracy * score.count), score.count), **score.per_type}
+        rows += [{"queryset": name, "role": role, "query_type": kind, "correct": correct,
+                  "total": total, "accuracy": correct / total}
+                 for kind, (correct, total) in totals.items()]
+    table = pd.DataFrame(rows)
+    held_out = table.query("role == 'held out' and query_type == 'all'").iloc[0]
+    return dg.Output(table, metadata={
+        "held_out_accuracy": float(held_out["accuracy"]),
+        "table": dg.MetadataValue.md(markdown_table(table))})
+
+
 @dg.asset(group_name=GROUP, code_version=CODE_VERSION)
 def evaluation_report(context: dg.AssetExecutionContext, settings: NyayaSettings,
                       statute_retrieval_metrics: pd.DataFrame,
-                      precedent_retrieval_metrics: pd.DataFrame) -> dg.MaterializeResult:
+                      precedent_retrieval_metrics: pd.DataFrame,
+                      query_type_accuracy: pd.DataFrame) -> dg.MaterializeResult:
     """data/reports/<date>/ and data/reports/latest/: report.md, report.html, metrics tables."""
     resolved = settings.resolved()
     now = datetime.now(UTC)
@@ -158,7 +210,9 @@ def evaluation_report(context: dg.AssetExecutionContext, settings: NyayaSettings
         "configs": ", ".join(sorted(metrics["config"].unique())),
     }
     folder = write_report(metrics, provenance, resolved.data_dir / "reports",
-                          now.strftime("%Y-%m-%d"))
+                          now.strftime("%Y-%m-%d"),
+                          {"Speed: one query (median) and the whole set": speed_table(metrics),
+                           "Query-type accuracy of the query analyzer": query_type_accuracy})
     context.log.info(f"report written to {folder}")
     return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(folder)),
                                           "report": dg.MetadataValue.md(

@@ -72,6 +72,55 @@ def test_report_and_trec_run_are_written(main_run):
     assert (overall.query("queryset == 'nyaya-statutes'")["ndcg@10"] > 0.1).all()
     assert (overall.query("queryset == 'irled-dev'")["map"] > 0.03).all()
     assert overall["corpus_fingerprint"].all() and overall["code_version"].all()
+    assert (overall["queries_per_second"] > 0).all()
+    report = (latest / "report.md").read_text()
+    assert "## Speed: one query (median) and the whole set" in report
+    assert "| nyaya-statutes | held out | all |" in report  # the analyzer's accuracy
+
+
+def test_tuned_fusion_is_scored_on_held_out_queries_only(main_run):
+    from evals.tuning import HELDOUT, in_split
+
+    data_dir, _ = main_run
+    metrics = pd.read_parquet(data_dir / "reports" / "latest" / "metrics.parquet")
+    judged = load_queryset("nyaya-statutes").qrels
+    heldout = len(in_split(judged, HELDOUT))
+    tuned = metrics.query("config == 'wsum-tuned' and queryset == 'nyaya-statutes'")
+    assert tuned.set_index("group").at["all", "queries"] == heldout < len(judged)
+    weights = json.loads(tuned["tuned_weights"].iloc[0])
+    assert set(weights) == {"dense", "sparse"} and sum(weights.values()) == pytest.approx(1)
+    # every config has the held-out row, the fair comparison with the tuned one
+    rows = metrics.query("queryset == 'nyaya-statutes' and group == @HELDOUT")
+    assert set(rows["queries"]) == {heldout}
+    assert set(rows["config"]) == set(metrics.query("queryset == 'nyaya-statutes'")["config"])
+
+
+def test_precedent_evidence_keeps_at_most_two_chunks_per_judgment(main_run):
+    from evals.runner import load_precedent_resources
+    from nyaya.index.store import open_store
+    from nyaya.retrieval.precedents import PrecedentSearch
+
+    data_dir, _ = main_run
+    settings = NyayaSettings(data_dir=str(data_dir), embedder=TEST_EMBEDDER,
+                             models_dir=str(Settings.from_env().models_dir)).resolved()
+    owner = dict(pd.read_parquet(data_dir / "warehouse" / "judgment_chunks.parquet",
+                                 columns=["chunk_id", "doc_id"]).itertuples(index=False))
+    store = open_store(settings.qdrant_path)
+    try:
+        search = PrecedentSearch("kg-citerag", load_config("kg-citerag").params,
+                                 load_precedent_resources(settings, store))
+        for text in ("Article 21 right to life and personal liberty of a prisoner",
+                     "anticipatory bail under section 438 of the Code of Criminal Procedure",
+                     "Kesavananda Bharati basic structure of the Constitution 1973"):
+            evidence = search.evidence(text, 3)
+            assert [e.judgment_id for e in evidence] == \
+                [hit.doc_id for hit in search.search(text, 3)]
+            for item in evidence:
+                ids = [chunk.doc_id for chunk in item.chunks]
+                assert 1 <= len(ids) <= 2 and len(set(ids)) == len(ids), (text, item)
+                assert {owner[chunk] for chunk in ids} == {item.judgment_id}
+    finally:
+        store.close()
 
 
 def tie_ranges(hits) -> dict[str, tuple[int, int]]:
