@@ -5,14 +5,15 @@ query-adaptive weights.
 
 Config keys: retrievers (dense, sparse, entity, graph, date, bench), fusion (as for statutes,
 plus `weights: kg-citerag` for the dynamic weights), candidates (depth per retriever, 20 in
-the spec), graph_seeds (how many fused dense + sparse judgments seed the graph expansion).
+the spec), graph_seeds (how many fused dense + sparse judgments seed the graph expansion),
+chunks_per_judgment (the evidence list's cap, 2 in the spec).
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -57,6 +58,28 @@ def judgments_of(hits: list[StoreHit], method: str) -> list[Hit]:
 
 
 @dataclass
+class ChunkRuns:
+    """Chunk-level hits per method, and the judgment each chunk belongs to."""
+
+    runs: dict[str, list[Hit]] = field(default_factory=dict)
+    owner: dict[str, str] = field(default_factory=dict)
+
+    def add(self, hits: list[StoreHit], method: str) -> None:
+        self.runs[method] = [Hit(str(hit.payload["doc_id"]), hit.score, method) for hit in hits]
+        self.owner.update((str(hit.payload["doc_id"]), str(hit.payload["judgment_id"]))
+                          for hit in hits)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A judgment as the precedent list shows it, with the chunks that stand for it."""
+
+    judgment_id: str
+    score: float
+    chunks: tuple[Hit, ...]
+
+
+@dataclass
 class PrecedentResources:
     store: VectorStore
     embedder: Embedder
@@ -95,18 +118,54 @@ class PrecedentSearch:
 
     def search(self, text: str, k: int = 10, sources: tuple[str, ...] | None = None
                ) -> list[Hit]:
+        """The top-k judgments, each ranked where its best chunk puts it."""
+        runs, _, analysis = self._retrieve(text, sources)
+        return self._fuse(runs, analysis)[:k]
+
+    def evidence(self, text: str, k: int = 3, sources: tuple[str, ...] | None = None
+                 ) -> list[Evidence]:
+        """What a model would read: the top-k judgments of `search`, each with at most
+        `chunks_per_judgment` (2, spec 003's de-duplication) of its chunks, best first: the
+        chunks the dense and sparse branches found (fused by RRF), then, for a judgment only
+        the entity, graph or bench methods found, its chunks nearest the query."""
+        runs, chunk_runs, analysis = self._retrieve(text, sources)
+        per = int(self.params.get("chunks_per_judgment", 2))
+        chunks: dict[str, list[Hit]] = {}
+        for hit in rrf(chunk_runs.runs) if chunk_runs.runs else []:
+            judgment = chunk_runs.owner[hit.doc_id]
+            if len(chunks.setdefault(judgment, [])) < per:
+                chunks[judgment].append(hit)
+        found = []
+        for hit in self._fuse(runs, analysis)[:k]:
+            best = chunks.get(hit.doc_id) or [
+                Hit(str(h.payload["doc_id"]), h.score, "dense") for h in
+                self.resources.store.search_dense(COLLECTION, self._vector(text), per,
+                                                  {"judgment_id": [hit.doc_id]})]
+            found.append(Evidence(hit.doc_id, hit.score, tuple(best)))
+        return found
+
+    def _vector(self, text: str) -> np.ndarray:
+        return self.resources.embedder.encode([text])[0]
+
+    def _retrieve(self, text: str, sources: tuple[str, ...] | None
+                  ) -> tuple[dict[str, list[Hit]], ChunkRuns, Any]:
+        """Judgment runs per method, the chunk runs of the dense and sparse branches, and the
+        query analysis (None when no method of the config needs it)."""
         resources = self.resources
         analysis = resources.analyze(text) if self.uses_analysis else None
-        query = Query(text, resources.embedder.encode([text])[0], query_vector(text), analysis)
+        query = Query(text, self._vector(text), query_vector(text), analysis)
         depth = int(self.params.get("candidates", 20))
         pool: Where = {"source": list(sources)} if sources else {}
         runs: dict[str, list[Hit]] = {}
+        chunk_runs = ChunkRuns()
         wanted = self.params["retrievers"]
         if "dense" in wanted:
-            runs["dense"] = self._dense(query.dense, depth, pool)
+            runs["dense"] = self._dense(query.dense, depth, pool, chunk_runs=chunk_runs)
         if "sparse" in wanted and query.sparse[0]:
-            runs["sparse"] = judgments_of(resources.store.search_sparse(
-                COLLECTION, *query.sparse, depth * 5, pool or None), "sparse")[:depth]
+            hits = resources.store.search_sparse(COLLECTION, *query.sparse, depth * 5,
+                                                 pool or None)
+            chunk_runs.add(hits, "sparse")
+            runs["sparse"] = judgments_of(hits, "sparse")[:depth]
         if "entity" in wanted:
             runs["entity"] = self._in_pool(EntityLookup(resources.entities).search(
                 query, depth * 5), sources)[:depth]
@@ -125,11 +184,13 @@ class PrecedentSearch:
                 hit.doc_id for hit in seeds[:int(self.params.get("graph_seeds", 5))]))
             runs["graph"] = self._in_pool(GraphExpansion(resources.graph).search(
                 seeded, depth * 5), sources)[:depth]
-        return self._fuse(runs, analysis)[:k]
+        return runs, chunk_runs, analysis
 
-    def _dense(self, vector: np.ndarray, depth: int, where: Where,
-               method: str = "dense") -> list[Hit]:
+    def _dense(self, vector: np.ndarray, depth: int, where: Where, method: str = "dense",
+               chunk_runs: ChunkRuns | None = None) -> list[Hit]:
         hits = self.resources.store.search_dense(COLLECTION, vector, depth * 5, where or None)
+        if chunk_runs is not None:
+            chunk_runs.add(hits, method)
         return judgments_of(hits, method)[:depth]
 
     def _in_pool(self, hits: list[Hit], sources: tuple[str, ...] | None) -> list[Hit]:
