@@ -23,19 +23,36 @@ def markdown_table(frame: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def render_markdown(metrics: pd.DataFrame, provenance: dict[str, str]) -> str:
+def speed_table(metrics: pd.DataFrame) -> pd.DataFrame:
+    """Per config and query set: median latency of one query and throughput of the whole set
+    (every query, judged or not), fastest first."""
+    columns = ["config", "queryset", "median_ms", "queries_per_second"]
+    overall = metrics[metrics["group"] == "all"]
+    return overall[[c for c in columns if c in overall]].sort_values(
+        ["median_ms", "config", "queryset"]).reset_index(drop=True)
+
+
+def render_markdown(metrics: pd.DataFrame, provenance: dict[str, str],
+                    sections: dict[str, pd.DataFrame] | None = None) -> str:
     overall = metrics[metrics["group"] == "all"][[c for c in HEADLINE if c in metrics]]
     by_group = metrics[metrics["group"] != "all"][[c for c in HEADLINE if c in metrics]]
     parts = ["# nyaya evaluation report", "",
              *(f"- **{key}**: {value}" for key, value in provenance.items()), "",
              "## Headline", "", markdown_table(overall), "",
-             "## By query type", "", markdown_table(by_group), ""]
+             "## By query type (and the held-out half)", "", markdown_table(by_group), ""]
+    for title, table in (sections or {}).items():
+        parts += [f"## {title}", "", markdown_table(table), ""]
     return "\n".join(parts)
 
 
-def render_html(metrics: pd.DataFrame, provenance: dict[str, str]) -> str:
-    """A page that opens offline: the provenance list and the full metrics table."""
+def render_html(metrics: pd.DataFrame, provenance: dict[str, str],
+                sections: dict[str, pd.DataFrame] | None = None) -> str:
+    """A page that opens offline: the provenance list, the full metrics table and the extra
+    sections."""
     table = metrics.to_html(index=False, float_format=lambda v: f"{v:.4f}", border=0)
+    for title, frame in (sections or {}).items():
+        table += f"<h2>{html.escape(title)}</h2>" + frame.to_html(
+            index=False, float_format=lambda v: f"{v:.4f}", border=0)
     header = "".join(f"<li><b>{html.escape(key)}</b>: {html.escape(value)}</li>"
                      for key, value in provenance.items())
     style = ("body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
@@ -47,13 +64,15 @@ def render_html(metrics: pd.DataFrame, provenance: dict[str, str]) -> str:
 
 
 def write_report(metrics: pd.DataFrame, provenance: dict[str, str], reports_dir: Path,
-                 date: str) -> Path:
-    """Write data/reports/<date>/ and mirror it to data/reports/latest/."""
+                 date: str, sections: dict[str, pd.DataFrame] | None = None) -> Path:
+    """Write data/reports/<date>/ and mirror it to data/reports/latest/; `sections` are titled
+    tables after the metrics."""
     folder = reports_dir / date
     folder.mkdir(parents=True, exist_ok=True)
-    text = render_markdown(metrics, provenance)
+    text = render_markdown(metrics, provenance, sections)
     (folder / "report.md").write_text(text, encoding="utf-8")
-    (folder / "report.html").write_text(render_html(metrics, provenance), encoding="utf-8")
+    (folder / "report.html").write_text(render_html(metrics, provenance, sections),
+                                        encoding="utf-8")
     metrics.to_csv(folder / "metrics.csv", index=False)
     write_table(metrics, folder / "metrics.parquet")
     latest = reports_dir / "latest"

@@ -8,6 +8,7 @@ import pytest
 from evals.configs import config_names, load_config
 from evals.metrics import evaluate_by_tag, evaluate_run
 from evals.querysets import QuerySetError, load_queryset
+from evals.report import speed_table, write_report
 from evals.runs import rank_frame, strictly_decreasing, write_trec
 
 
@@ -89,3 +90,24 @@ def test_configs_load_and_hash_stably():
     config = load_config("bm25-sections")
     assert config.config_hash == load_config("bm25-sections").config_hash
     assert len(config.config_hash) == 12
+
+
+def test_report_has_speed_and_extra_sections(tmp_path):
+    metrics = pd.DataFrame([
+        {"config": "slow", "queryset": "s", "group": "all", "queries": 2, "ndcg@10": 0.5,
+         "median_ms": 9.0, "queries_per_second": 100.0},
+        {"config": "fast", "queryset": "s", "group": "all", "queries": 2, "ndcg@10": 0.25,
+         "median_ms": 1.5, "queries_per_second": 600.0},
+        {"config": "fast", "queryset": "s", "group": "procedural", "queries": 1,
+         "ndcg@10": 0.5, "median_ms": 1.5, "queries_per_second": 600.0},
+    ])
+    speed = speed_table(metrics)
+    assert speed["config"].tolist() == ["fast", "slow"]  # fastest first, 'all' rows only
+    accuracy = pd.DataFrame([{"query_type": "all", "correct": 3, "total": 4, "accuracy": 0.75}])
+    folder = write_report(metrics, {"corpus": "x"}, tmp_path, "2026-01-01",
+                          {"Speed": speed, "Query-type accuracy": accuracy})
+    text = (folder / "report.md").read_text()
+    assert "## Speed" in text and "## Query-type accuracy" in text and "| all | 3 | 4 | 0.7500 |" \
+        in text
+    page = (tmp_path / "latest" / "report.html").read_text()
+    assert "<h2>Query-type accuracy</h2>" in page and "0.7500" in page
