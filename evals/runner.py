@@ -16,7 +16,7 @@ from nyaya.index.embedders import load_embedder
 from nyaya.index.lookups import CitationGraph, EntityIndex
 from nyaya.index.store import VectorStore
 from nyaya.retrieval.pipeline import COLLECTION, StatuteResources, StatuteSearch
-from nyaya.retrieval.postprocess import CrossReferences
+from nyaya.retrieval.postprocess import CrossReferences, Definitions
 from nyaya.retrieval.precedents import COLLECTION as PRECEDENTS
 from nyaya.retrieval.precedents import PrecedentResources, PrecedentSearch
 from nyaya.retrieval.query_analysis import QueryAnalyzer
@@ -50,6 +50,7 @@ def load_statute_resources(settings: Settings, store: VectorStore) -> StatuteRes
                              embedder.fingerprint),
         cross_references=CrossReferences.from_table(
             read_table(warehouse / "cross_references.parquet")),
+        definitions=Definitions.from_table(read_table(warehouse / "definitions_index.parquet")),
         faiss_dir=settings.faiss_dir)
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from nyaya.index.store import ScoreBoost
 from nyaya.retrieval.base import Hit
-from nyaya.retrieval.postprocess import CrossReferences, boost, group_by, mmr
+from nyaya.retrieval.postprocess import CrossReferences, Definitions, boost, group_by, mmr
 
 
 def hits(*pairs: tuple[str, float]) -> list[Hit]:
@@ -78,3 +78,43 @@ def test_cross_reference_expansion_follows_typed_references(hops, max_added, exp
     assert [h.doc_id for h in expanded] == expected
     assert {h.method for h in expanded if h.doc_id not in ("BNS_2023:103", "HMA_1955:1")} \
         <= {"xref"}
+
+
+DEFINED = pd.DataFrame({
+    "act_code": ["BNS_2023", "BNS_2023", "BNS_2023", "ICA_1872"],
+    "section_number": ["2", "2", "2", "2"],
+    "term": ["wrongful confinement", "wrongful", "document", "contract"],
+})
+TEXTS = {
+    "BNS_2023:127": "Whoever wrongfully restrains any person ... commits Wrongful Confinement.",
+    "BNS_2023:318": "Whoever deceives any person and induces him to deliver a document ...",
+    "BNS_2023:103": "Whoever commits murder shall be punished with death.",
+    "BNS_2023:2": "In this Sanhita, document means ...",
+    "ICA_1872:10": "All agreements are contracts if made by free consent.",  # 'contracts' != term
+}
+
+
+@pytest.mark.parametrize(("hits", "max_added", "expected"), [
+    # a defined term (any case, longest match) brings the Act's definitions section
+    (["BNS_2023:127"], 3, ["BNS_2023:127", "BNS_2023:2"]),
+    # once, however many hits use its terms; a section without a defined term adds nothing
+    (["BNS_2023:103", "BNS_2023:127", "BNS_2023:318"], 3,
+     ["BNS_2023:103", "BNS_2023:127", "BNS_2023:2", "BNS_2023:318"]),
+    (["BNS_2023:103"], 3, ["BNS_2023:103"]),
+    (["BNS_2023:127"], 0, ["BNS_2023:127"]),  # the cap
+    (["ICA_1872:10"], 3, ["ICA_1872:10"]),  # whole words only
+    (["BNS_2023:2"], 3, ["BNS_2023:2"]),  # never brings itself
+])
+def test_definitions_expansion(hits, max_added, expected):
+    definitions = Definitions.from_table(DEFINED)
+    scored = [Hit(doc, 1.0 - i / 10, "rrf") for i, doc in enumerate(hits)]
+    found = definitions.expand(scored, TEXTS.__getitem__, TEXTS.__contains__, max_added)
+    assert [hit.doc_id for hit in found] == expected
+    assert {hit.method for hit in found if hit.doc_id not in hits} <= {"definition"}
+
+
+def test_definitions_expansion_adds_only_sections_that_exist():
+    definitions = Definitions.from_table(DEFINED)
+    found = definitions.expand([Hit("BNS_2023:127", 1.0, "rrf")], TEXTS.__getitem__,
+                               lambda doc: doc != "BNS_2023:2")
+    assert [hit.doc_id for hit in found] == ["BNS_2023:127"]

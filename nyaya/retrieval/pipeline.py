@@ -12,6 +12,7 @@ Config keys (all but `retrievers` optional):
   mmr_diversity: 0.3
   group_by: {field: act_code, size: 2}
   cross_references: {max_added: 5, hops: 1}
+  definitions: {max_added: 3, scan: 10}   the Act's definitions for terms the top hits use
   include_repealed: false       search repealed IPC / CrPC / IEA sections too
   candidates: 100               depth of each retriever before fusion
 """
@@ -89,10 +90,12 @@ class StatuteResources:
     documents: pd.DataFrame  # the legal_sections_documents table
     vectors: np.ndarray  # aligned with documents
     cross_references: postprocess.CrossReferences
+    definitions: postprocess.Definitions
     faiss_dir: Path | None = None  # where the legal_sections FAISS indexes are
 
     def __post_init__(self) -> None:
         self.row_of = {doc: i for i, doc in enumerate(self.documents["doc_id"])}
+        self.text_of = dict(zip(self.documents["doc_id"], self.documents["text"], strict=True))
         self._payloads = self.documents.drop(columns=["text"]).to_dict("records")
         self._bm25: dict[bool, BM25Retriever] = {}
 
@@ -201,6 +204,11 @@ class StatuteSearch:
             spec = self.params["cross_references"]
             hits = self.resources.cross_references.expand(
                 hits[:k], int(spec.get("max_added", 5)), int(spec.get("hops", 1)))
+        if self.params.get("definitions"):
+            spec = self.params["definitions"]
+            hits = self.resources.definitions.expand(
+                hits[:k], self.resources.text_of.__getitem__, self.resources.row_of.__contains__,
+                int(spec.get("max_added", 3)), int(spec.get("scan", 10)))
         if self.lookup is not None:
             named = self.lookup.search(query, k)
             top = max((hit.score for hit in hits), default=0.0)

@@ -1,9 +1,10 @@
-"""Stages after fusion, outside the engine: score boosting, MMR, group-by, de-duplication and
-cross-reference expansion. Each takes ranked hits and returns ranked hits, so a config is an
+"""Stages after fusion, outside the engine: score boosting, MMR, group-by, cross-reference and
+definitions expansion. Each takes ranked hits and returns ranked hits, so a config is an
 ordered list of them."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -101,4 +102,46 @@ class CrossReferences:
                     added.append(new)
                     following.append(new)
             frontier = following
+        return ranked([*hits, *added])
+
+
+@dataclass(frozen=True)
+class Definitions:
+    """Act -> its defined terms and the section defining each (the definitions_index table),
+    so a retrieved section that uses a defined term brings its definition along (spec 001
+    s. 6.3: 'wrongful confinement' needs BNS s.2)."""
+
+    terms: Mapping[str, tuple[re.Pattern, Mapping[str, str]]]  # act -> (any term, term -> doc)
+
+    @classmethod
+    def from_table(cls, frame: pd.DataFrame) -> Definitions:
+        terms: dict[str, tuple[re.Pattern, Mapping[str, str]]] = {}
+        for act, rows in frame.groupby("act_code", sort=True):
+            doc_of = {str(term).lower(): f"{act}:{section}" for term, section in
+                      zip(rows["term"], rows["section_number"], strict=True)
+                      if len(str(term)) >= 3}
+            if doc_of:
+                # longest first, so 'wrongful confinement' wins over 'wrongful'
+                alternation = "|".join(re.escape(t) for t in sorted(doc_of, key=lambda t:
+                                                                    (-len(t), t)))
+                terms[str(act)] = (re.compile(rf"\b(?:{alternation})\b", re.IGNORECASE), doc_of)
+        return cls(terms)
+
+    def expand(self, hits: Sequence[Hit], text: Callable[[str], str],
+               exists: Callable[[str], bool], max_added: int = 3, scan: int = 10) -> list[Hit]:
+        """The hits, then up to `max_added` definition sections of the Acts of the top `scan`
+        hits whose text uses a term they define, each scored just below the first hit that
+        uses it (method `definition`). A section never brings itself."""
+        present = {hit.doc_id for hit in hits}
+        added: list[Hit] = []
+        for hit in hits[:scan]:
+            act = hit.doc_id.split(":", 1)[0]
+            if act not in self.terms or len(added) >= max_added:
+                continue
+            pattern, doc_of = self.terms[act]
+            for match in pattern.finditer(text(hit.doc_id)):
+                target = doc_of[match.group(0).lower()]
+                if target not in present and exists(target) and len(added) < max_added:
+                    present.add(target)
+                    added.append(Hit(target, hit.score * 0.999, "definition"))
         return ranked([*hits, *added])
