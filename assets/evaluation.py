@@ -19,7 +19,7 @@ from evals.querysets import QuerySet, load_queryset, unknown_documents
 from evals.report import markdown_table, speed_table, write_report
 from evals.runner import load_precedent_resources, load_statute_resources, run_queryset
 from evals.runs import write_trec
-from evals.tuning import HELDOUT, in_split, is_tuned, tune_weights, with_weights
+from evals.tuning import HELDOUT, fit, in_split, is_tuned
 from nyaya.index.store import open_store
 from nyaya.provenance import code_version, source_fingerprint, tree_fingerprint
 from nyaya.retrieval.pipeline import StatuteSearch
@@ -50,7 +50,7 @@ def _runs(context: dg.AssetExecutionContext, settings: Settings, side: str,
             config = load_config(name)
             for queryset_name in config.params["querysets"]:
                 queryset = load_any_queryset(queryset_name, settings.corpus_root, judgments)
-                search, weights = _search(searcher, name, config.params, resources, queryset)
+                search, fitted = _search(searcher, name, config.params, resources, queryset)
                 missing = unknown_documents(queryset, known(resources) | empty)
                 if missing:
                     raise dg.Failure(f"{queryset_name}: judged documents not searchable by "
@@ -63,7 +63,7 @@ def _runs(context: dg.AssetExecutionContext, settings: Settings, side: str,
                                  f"in {timed.seconds:.2f}s, median {timed.median_ms:.2f} ms")
                 frames.append(timed.run.assign(
                     config=name, config_hash=config.config_hash, queryset=queryset_name,
-                    tuned_weights=json.dumps(weights, sort_keys=True) if weights else "",
+                    fitted_params=json.dumps(fitted, sort_keys=True) if fitted else "",
                     embedder=resources.embedder.name, search_seconds=round(timed.seconds, 3),
                     median_ms=round(timed.median_ms, 3),
                     queries_per_second=round(len(queryset.queries) / timed.seconds, 1)))
@@ -75,15 +75,15 @@ def _runs(context: dg.AssetExecutionContext, settings: Settings, side: str,
 
 
 def _search(searcher: Callable, name: str, params: dict, resources,
-            queryset: QuerySet) -> tuple[Any, dict[str, float] | None]:
-    """The config's search; a tuned config's weights are fitted here, per query set, on its
-    training queries (evals/tuning.py)."""
+            queryset: QuerySet) -> tuple[Any, dict]:
+    """The config's search, and what was fitted for it: parameters marked `tuned` are fitted
+    here, per query set, on its training queries (evals/tuning.py)."""
     if not is_tuned(params):
-        return searcher(name, params, resources), None
+        return searcher(name, params, resources), {}
     if searcher is not StatuteSearch:
-        raise dg.Failure(f"config {name}: tuned weights exist for statute configs only")
-    weights = tune_weights(searcher(name, params, resources), queryset)
-    return searcher(name, with_weights(params, weights), resources), weights
+        raise dg.Failure(f"config {name}: tuned parameters exist for statute configs only")
+    fitted_params, fitted = fit(lambda p: searcher(name, p, resources), params, queryset)
+    return searcher(name, fitted_params, resources), fitted
 
 
 def judged_empty_files(settings: Settings) -> set[str]:
@@ -142,7 +142,7 @@ def _metrics(settings: Settings, runs: pd.DataFrame) -> dg.Output:
         first = run.iloc[0]
         rows.append(table.assign(config=config, queryset=queryset_name,
                                  config_hash=first["config_hash"],
-                                 tuned_weights=first["tuned_weights"],
+                                 fitted_params=first["fitted_params"],
                                  corpus_fingerprint=fingerprint, code_version=version,
                                  embedder=first["embedder"],
                                  search_seconds=first["search_seconds"],

@@ -87,8 +87,11 @@ def test_tuned_fusion_is_scored_on_held_out_queries_only(main_run):
     heldout = len(in_split(judged, HELDOUT))
     tuned = metrics.query("config == 'wsum-tuned' and queryset == 'nyaya-statutes'")
     assert tuned.set_index("group").at["all", "queries"] == heldout < len(judged)
-    weights = json.loads(tuned["tuned_weights"].iloc[0])
+    weights = json.loads(tuned["fitted_params"].iloc[0])["weights"]
     assert set(weights) == {"dense", "sparse"} and sum(weights.values()) == pytest.approx(1)
+    feedback = metrics.query("config == 'dense-feedback-tuned' and group == 'all'")
+    assert set(json.loads(feedback["fitted_params"].iloc[0])["feedback"]) == {"a", "b", "c"}
+    assert feedback["queries"].iloc[0] == heldout
     # every config has the held-out row, the fair comparison with the tuned one
     rows = metrics.query("queryset == 'nyaya-statutes' and group == @HELDOUT")
     assert set(rows["queries"]) == {heldout}

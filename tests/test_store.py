@@ -17,6 +17,7 @@ from qdrant_client import QdrantClient
 from nyaya.index.store import (
     CollectionSpec,
     EdgeStore,
+    NaiveFeedback,
     ScoreBoost,
     ServerStore,
     StoreHit,
@@ -406,3 +407,57 @@ def test_open_store_picks_the_backend(tmp_path: Path) -> None:
     assert isinstance(store, EdgeStore)
     store.close()
     assert not (tmp_path / "qdrant").exists()  # nothing is written until a collection is
+
+
+@pytest.mark.parametrize(("a", "b", "c"), [(1.0, 1.0, 0.0), (1.0, 1.0, 1.0), (0.5, 2.0, 3.0)])
+def test_relevance_feedback_in_the_engine_equals_its_python_formula(
+        loaded: VectorStore, a: float, b: float, c: float) -> None:
+    """Qdrant's naive relevance feedback: a * sim(target) plus c * (s_i - s_j)^b times the
+    difference of similarities to each better- and worse-scored example."""
+    target = _unit(np.random.default_rng(2).normal(size=DIM))
+    feedback = NaiveFeedback(((MATRIX[3], 0.9), (MATRIX[11], 0.2), (MATRIX[25], 0.5)), a, b, c)
+    hits = loaded.search_feedback(NAME, target, feedback, 8)
+    expected = feedback.scores(target, MATRIX)
+    top = sorted(range(len(MATRIX)), key=lambda i: (-round(float(expected[i]), 5), i))[:8]
+    assert ids_of(hits) == top
+    assert [h.score for h in hits] == pytest.approx(expected[top].tolist(), abs=1e-4)
+    if c == 0.0:  # no feedback weight: plain dense search scaled by a
+        assert ids_of(hits) == ids_of(loaded.search_dense(NAME, target, 8))
+    where = {"act_code": "BNS"}
+    assert {h.payload["act_code"] for h in loaded.search_feedback(NAME, target, feedback, 3,
+                                                                   where)} == {"BNS"}
+
+
+def test_relevance_feedback_formula_by_hand() -> None:
+    v1, v2 = np.array([1.0, 0.0]), np.array([0.0, 1.0])
+    feedback = NaiveFeedback(((v1, 0.8), (v2, 0.3)), a=2.0, b=2.0, c=4.0)
+    doc = np.array([[0.6, 0.8]])
+    # 2 * 0.6 (target v1) + 4 * 0.5^2 * (0.6 - 0.8); the pair (v2, v1) has confidence < 0
+    assert feedback.scores(v1, doc)[0] == pytest.approx(1.2 + 1.0 * -0.2)
+
+
+def test_feedback_retriever_lets_the_lexical_branch_judge_the_dense_examples(
+        loaded: VectorStore) -> None:
+    from nyaya.retrieval.retrievers import Query, StoreDense, StoreFeedback
+
+    vector_of = {p.payload["doc_id"]: p.dense for p in POINTS}.__getitem__
+    target = _unit(np.random.default_rng(3).normal(size=DIM))
+    query = Query("q", target, ([COMMON_TERM, RARE_TERM], [1.0, 1.0]), analysis=None)
+    dense = [h.doc_id for h in StoreDense(loaded, NAME).search(query, 10)]
+    assert [h.doc_id for h in StoreFeedback(loaded, NAME, vector_of, c=0.0).search(
+        query, 10)] == dense  # no pull: plain dense search
+    lexical_only = Query("q", target, ([], []), analysis=None)
+    assert [h.doc_id for h in StoreFeedback(loaded, NAME, vector_of, c=1.0).search(
+        lexical_only, 10)] == dense  # nothing to judge the examples with
+    # by hand: the five dense examples, scored by BM25 over just them, divided by the best
+    examples = dense[:5]
+    judged = {str(h.payload["doc_id"]): h.score for h in loaded.search_sparse(
+        NAME, [COMMON_TERM, RARE_TERM], [1.0, 1.0], 5, {"doc_id": examples})}
+    best = max(judged.values())
+    feedback = NaiveFeedback(tuple((vector_of(d), judged.get(d, 0.0) / best) for d in examples),
+                             1.0, 1.0, 1.0)
+    expected = [str(h.payload["doc_id"]) for h in loaded.search_feedback(NAME, target,
+                                                                          feedback, 10)]
+    found = StoreFeedback(loaded, NAME, vector_of, c=1.0).search(query, 10)
+    assert [h.doc_id for h in found] == expected != dense
+    assert {h.method for h in found} == {"dense-feedback"}

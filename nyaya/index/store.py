@@ -26,6 +26,7 @@ import shutil
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
+from itertools import permutations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -41,6 +42,8 @@ FUSIONS = ("rrf", "dbsf")
 # RRF constant, given explicitly because qdrant-edge requires one: Qdrant server's default,
 # so both backends fuse exactly as a server's plain `Fusion.RRF` would.
 RRF_K = 2
+# feedback pairs whose scores differ by no more than this are ignored (the engine's margin)
+FEEDBACK_MARGIN = 0.0
 SCROLL_PAGE = 1024
 _COLLECTION_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
@@ -108,6 +111,28 @@ class ScoreBoost:
                              if payload.get(field) == value)
 
 
+@dataclass(frozen=True)
+class NaiveFeedback:
+    """Qdrant's relevance feedback query, naive strategy: a target vector and a few examples
+    scored by a feedback model. A candidate d scores a * sim(target, d) plus, for every
+    ordered pair of examples (i, j) with s_i - s_j above a small margin,
+    c * (s_i - s_j) ** b * (sim(v_i, d) - sim(v_j, d)). `scores` is that formula in numpy,
+    for the parity test and for candidates outside the engine."""
+
+    examples: tuple[tuple[np.ndarray, float], ...]  # (vector, feedback score)
+    a: float = 1.0
+    b: float = 1.0
+    c: float = 1.0
+
+    def scores(self, target: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+        total = self.a * (vectors @ target)
+        for (v_i, s_i), (v_j, s_j) in permutations(self.examples, 2):
+            confidence = s_i - s_j
+            if confidence > FEEDBACK_MARGIN:
+                total = total + self.c * confidence ** self.b * (vectors @ v_i - vectors @ v_j)
+        return total
+
+
 class StoreLockedError(RuntimeError):
     """Another process (or another EdgeStore) owns an embedded shard: qdrant-edge has no
     multi-writer support, so a second owner is refused instead of corrupting the shard."""
@@ -149,6 +174,8 @@ class VectorStore(Protocol):
                where: Where | None = None, rrf_k: int = RRF_K,
                weights: tuple[float, float] | None = None, boost: ScoreBoost | None = None,
                mmr_diversity: float | None = None) -> list[StoreHit]: ...
+    def search_feedback(self, collection: str, vector: np.ndarray, feedback: NaiveFeedback,
+                        k: int, where: Where | None = None) -> list[StoreHit]: ...
     def lookup(self, collection: str, where: Where, limit: int = 100) -> list[StoreHit]: ...
     def search_groups(self, collection: str, vector: np.ndarray, group_by: str, groups: int,
                       group_size: int, where: Where | None = None
@@ -192,6 +219,10 @@ def _batches(points: Iterable[StorePoint], size: int) -> Iterator[list[StorePoin
             batch = []
     if batch:
         yield batch
+
+
+def _as_list(vector: np.ndarray) -> list[float]:
+    return np.asarray(vector, dtype=np.float32).tolist()
 
 
 def _check_fusion(fusion: str) -> None:
@@ -469,6 +500,16 @@ class EdgeStore(_StoreBase):
         query = qe.Query.Nearest(qe.SparseVector(list(indices), list(values)), using=using)
         return _exact_top(lambda n: self._query(collection, n, query, where=where), k)
 
+    def search_feedback(self, collection: str, vector: np.ndarray, feedback: NaiveFeedback,
+                        k: int, where: Where | None = None) -> list[StoreHit]:
+        """Dense search steered by scored examples (Qdrant's relevance feedback query)."""
+        using = self._shard(collection).spec.dense_name
+        query = qe.Query.FeedbackNaive(qe.FeedbackNaiveQuery(
+            _as_list(vector), [qe.FeedbackItem(_as_list(v), float(s))
+                               for v, s in feedback.examples],
+            qe.NaiveFeedbackStrategy(feedback.a, feedback.b, feedback.c)), using=using)
+        return _exact_top(lambda n: self._query(collection, n, query, where=where), k)
+
     def hybrid(self, collection: str, vector: np.ndarray, sparse: SparseVector, k: int,
                prefetch_k: int = 100, fusion: str = "rrf",
                where: Where | None = None, rrf_k: int = RRF_K,
@@ -667,6 +708,21 @@ class ServerStore(_StoreBase):
                      where: Where | None = None) -> list[StoreHit]:
         dense, _ = self._vector_names(collection)
         query = np.asarray(vector, dtype=np.float32).tolist()
+        return _exact_top(lambda n: self._query(
+            collection, n, query=query, using=dense, query_filter=_server_filter(where)), k)
+
+    def search_feedback(self, collection: str, vector: np.ndarray, feedback: NaiveFeedback,
+                        k: int, where: Where | None = None) -> list[StoreHit]:
+        """Dense search steered by scored examples (Qdrant's relevance feedback query)."""
+        from qdrant_client import models
+
+        dense, _ = self._vector_names(collection)
+        query = models.RelevanceFeedbackQuery(relevance_feedback=models.RelevanceFeedbackInput(
+            target=_as_list(vector),
+            feedback=[models.FeedbackItem(example=_as_list(v), score=float(s))
+                      for v, s in feedback.examples],
+            strategy=models.NaiveFeedbackStrategy(naive=models.NaiveFeedbackStrategyParams(
+                a=feedback.a, b=feedback.b, c=feedback.c))))
         return _exact_top(lambda n: self._query(
             collection, n, query=query, using=dense, query_filter=_server_filter(where)), k)
 

@@ -3,7 +3,9 @@ order the config gives. Every config in `evals/configs/` goes through `StatuteSe
 configs differ only in their parameters, never in code paths.
 
 Config keys (all but `retrievers` optional):
-  retrievers: [dense, sparse, bm25, faiss, qdrant-hybrid]     fused when more than one
+  retrievers: [dense, sparse, bm25, faiss-flat, faiss-hnsw, dense-feedback, qdrant-hybrid]
+                                fused when more than one
+  feedback: {examples: 5, a, b, c}   relevance feedback (dense-feedback), c: tuned to fit
   fusion: {method: rrf|wsum|combsum|combmnz|combmax, k, convention: classic|qdrant,
            norm, weights: {retriever: w}, weights_by_query_type: {type: {retriever: w}}}
   hybrid: {rrf_k, weights_by_query_type, boost: true, mmr_diversity, prefetch_k}
@@ -43,6 +45,7 @@ from nyaya.retrieval.retrievers import (
     Retriever,
     SectionLookup,
     StoreDense,
+    StoreFeedback,
     StoreHybrid,
     StoreSparse,
 )
@@ -167,6 +170,11 @@ class StatuteSearch:
             kind = name.removeprefix("faiss-")
             return FaissDense(resources.faiss(kind), resources.documents["doc_id"].tolist(),
                               _searchable(resources.documents, include_repealed).tolist(), name)
+        if name == "dense-feedback":
+            spec = self.params.get("feedback", {})
+            return StoreFeedback(resources.store, COLLECTION, resources.vector,
+                                 int(spec.get("examples", 5)), float(spec.get("a", 1.0)),
+                                 float(spec.get("b", 1.0)), float(spec.get("c", 0.0)), where)
         if name == "qdrant-hybrid":
             spec = self.params.get("hybrid", {})
             return StoreHybrid(
@@ -177,7 +185,8 @@ class StatuteSearch:
                 mmr_diversity=spec.get("mmr_diversity"),
                 prefetch_k=int(spec.get("prefetch_k", 100)), where=where)
         raise ConfigError(f"config {self.name}: unknown retriever {name!r} (expected dense, "
-                          "sparse, bm25, faiss-flat, faiss-hnsw or qdrant-hybrid)")
+                          "sparse, bm25, faiss-flat, faiss-hnsw, dense-feedback or "
+                          "qdrant-hybrid)")
 
     def query(self, text: str, as_of: date | None = None) -> Query:
         dense = self.resources.embedder.encode([text])[0]

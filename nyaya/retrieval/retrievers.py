@@ -12,7 +12,7 @@ import numpy as np
 
 from nyaya.index.faiss_index import search as faiss_search
 from nyaya.index.lookups import CitationGraph, EntityIndex
-from nyaya.index.store import ScoreBoost, StoreHit, VectorStore, Where
+from nyaya.index.store import NaiveFeedback, ScoreBoost, StoreHit, VectorStore, Where
 from nyaya.retrieval.base import Hit, ranked
 from nyaya.retrieval.bm25 import BM25Retriever
 
@@ -88,6 +88,43 @@ class StoreHybrid:
                                  prefetch_k=self.prefetch_k, where=self.where,
                                  rrf_k=self.rrf_k, weights=self.weights(query),
                                  boost=self.boost(query), mmr_diversity=self.mmr_diversity)
+        return _store_hits(hits, self.name, self.id_field)
+
+
+@dataclass
+class StoreFeedback:
+    """Dense search steered by relevance feedback inside Qdrant: the top `examples` dense
+    hits are scored by a feedback model, here the lexical branch (each example's BM25 score
+    for the query, divided by the best of them), and the engine's naive feedback query
+    searches the whole collection again with coefficients a, b, c (fitted on training
+    queries, evals/tuning.py). No example scored above zero leaves plain dense search."""
+
+    store: VectorStore
+    collection: str
+    vector_of: Callable[[str], np.ndarray]
+    examples: int = 5
+    a: float = 1.0
+    b: float = 1.0
+    c: float = 0.0
+    where: Where | None = None
+    id_field: str = "doc_id"
+    name: str = "dense-feedback"
+
+    def search(self, query: Query, k: int) -> list[Hit]:
+        first = self.store.search_dense(self.collection, query.dense, self.examples, self.where)
+        docs = [str(hit.payload[self.id_field]) for hit in first]
+        lexical = dict.fromkeys(docs, 0.0)
+        if docs and query.sparse[0]:
+            judged = self.store.search_sparse(self.collection, *query.sparse, len(docs),
+                                              {**(self.where or {}), self.id_field: docs})
+            lexical.update((str(h.payload[self.id_field]), h.score) for h in judged)
+        best = max(lexical.values(), default=0.0)
+        if best <= 0 or self.c == 0:
+            hits = self.store.search_dense(self.collection, query.dense, k, self.where)
+            return _store_hits(hits, self.name, self.id_field)
+        feedback = NaiveFeedback(tuple((self.vector_of(doc), score / best)
+                                       for doc, score in lexical.items()), self.a, self.b, self.c)
+        hits = self.store.search_feedback(self.collection, query.dense, feedback, k, self.where)
         return _store_hits(hits, self.name, self.id_field)
 
 
