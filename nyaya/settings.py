@@ -39,6 +39,12 @@ class Settings:
     chunk_embedder: str = "minilm-static"
     bge_m3_path: Path | None = None  # BGE-M3 weights on disk, for the bge-m3 embedder
     models_root: Path | None = None  # derived models (the distilled static one); data/models
+    # an OpenAI-compatible endpoint (".../v1") for the optional LLM validators and segment judge;
+    # unset means off. No default model: the name is recorded as who judged, so it must be the
+    # one the endpoint serves (nyaya.verify.llm.LlmEndpoint.from_settings requires it)
+    llm_url: str | None = None
+    llm_api_key: str | None = None
+    llm_model: str | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -56,6 +62,9 @@ class Settings:
             if os.environ.get("NYAYA_BGE_M3_PATH") else None,
             models_root=resolve(os.environ["NYAYA_MODELS"])
             if os.environ.get("NYAYA_MODELS") else None,
+            llm_url=os.environ.get("NYAYA_LLM_URL") or None,
+            llm_api_key=os.environ.get("NYAYA_LLM_API_KEY") or None,
+            llm_model=os.environ.get("NYAYA_LLM_MODEL") or None,
         )
 
     @property

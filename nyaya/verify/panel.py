@@ -4,8 +4,9 @@ The panel runs where the database cannot answer (an AIR or SCC citation of a rea
 usually simply not held), so each validator checks one dimension a fabricated citation tends
 to get wrong: the reporter's publication range (authority), the party names (case ecology),
 the timeline (temporal reality), what the tables we hold say (legal knowledge) and the
-combination (reality synthesis). No LLM is called; the `agent` names carry a version so LLM
-validators can be added beside these later.
+combination (reality synthesis). No LLM is called by default; `run_panel(..., llm=endpoint)`
+swaps in the LLM-backed validators of `nyaya.verify.llm` (their `agent` names carry their own
+version, and `model` records the endpoint's model), under the same consensus.
 
 Consensus follows spec 004: the majority verdict's agreement count gives the agreement level
 (5 unanimous, 4 strong, else split) and confidence = (agreement / 5) ** 2. The spec's
@@ -24,8 +25,12 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from nyaya.citations.cases import CaseCitation
+
+if TYPE_CHECKING:
+    from nyaya.verify.llm import LlmEndpoint
 
 VALID = "VALID"
 INVALID = "INVALID"
@@ -127,6 +132,7 @@ class Evaluation:
     verdict: str
     reason: str | None = None  # a reason code of spec 004
     detail: str = ""  # what a person reads
+    model: str = MODEL  # who judged: these rules, or the LLM endpoint's model
 
     def to_dict(self, timestamp: str) -> dict:
         row: dict = {"agent": self.agent, "verdict": self.verdict}
@@ -137,7 +143,7 @@ class Evaluation:
         if self.detail:
             row["detail"] = self.detail
         row["timestamp"] = timestamp
-        row["model"] = MODEL
+        row["model"] = self.model
         return row
 
 
@@ -383,16 +389,31 @@ def consensus(evaluations: list[Evaluation]) -> Consensus:
 
 def run_panel(cite: CaseCitation, finding: Finding,
               neutral: dict[int, NeutralRange] | None = None, now_year: int | None = None,
-              timestamp: str | None = None) -> PanelResult:
-    """All five validators on one citation, and their consensus."""
+              timestamp: str | None = None, llm: LlmEndpoint | None = None) -> PanelResult:
+    """All five validators on one citation, and their consensus.
+
+    With `llm`, the LLM-backed validators judge instead of the rules, on the same inputs; a
+    validator whose endpoint fails answers UNCERTAIN, so the panel always completes.
+    """
     now = datetime.now(UTC)
     year = now_year if now_year is not None else now.year
-    evaluations = [
-        authority(cite, year, neutral),
-        ecology(cite),
-        temporal(cite, year, finding.decision_year),
-        knowledge(finding),
-    ]
-    evaluations.append(synthesis(cite, evaluations))
+    if llm is None:
+        evaluations = [
+            authority(cite, year, neutral),
+            ecology(cite),
+            temporal(cite, year, finding.decision_year),
+            knowledge(finding),
+        ]
+        evaluations.append(synthesis(cite, evaluations))
+    else:
+        from nyaya.verify import llm as ask  # imported here: nyaya.verify.llm imports this module
+
+        evaluations = [
+            ask.authority(llm, cite, year, neutral),
+            ask.ecology(llm, cite),
+            ask.temporal(llm, cite, year, finding.decision_year),
+            ask.knowledge(llm, cite, finding),
+        ]
+        evaluations.append(ask.synthesis(llm, cite, evaluations))
     stamp = timestamp if timestamp is not None else now.strftime("%Y-%m-%dT%H:%M:%SZ")
     return PanelResult(evaluations, consensus(evaluations), stamp)
