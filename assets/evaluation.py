@@ -12,7 +12,7 @@ import dagster as dg
 import pandas as pd
 
 from evals import query_types
-from evals.configs import configs_for, load_config
+from evals.configs import config_names, configs_for, load_config
 from evals.corpus_sets import CANDIDATE_SOURCES, load_any_queryset
 from evals.metrics import evaluate_by_tag, evaluate_run
 from evals.querysets import QuerySet, load_queryset, unknown_documents
@@ -34,24 +34,48 @@ CODE_VERSION = source_fingerprint(__name__)
 ANALYZER_TABLES = ["act_registry", "law_transition_map", "judgments"]
 
 
-def _runs(context: dg.AssetExecutionContext, settings: Settings, side: str,
-          searcher: Callable, load: Callable, known: Callable) -> dg.Output:
-    """A TREC run per (config, query set) in data/runs/<queryset>/<config>.trec."""
+#: One partition per retrieval config (evals/configs/*.yaml): a config can be materialized,
+#: compared and backfilled on its own in the UI; `nyaya run` runs them all in one run
+#: (single-run backfill), so the indexes and models load once per side, not once per config.
+CONFIGS = dg.StaticPartitionsDefinition(config_names())
+SIDES = {"statutes": (StatuteSearch, load_statute_resources),
+         "precedents": (PrecedentSearch, load_precedent_resources)}
+
+
+def _runs(context: dg.AssetExecutionContext, settings: Settings) -> dict[str, pd.DataFrame]:
+    """The configs of this run's partitions, statutes and precedents apart (never one mixed
+    list): a TREC run per (config, query set) in data/runs/<queryset>/<config>.trec."""
+    runs: dict[str, pd.DataFrame] = {}
+    names = sorted(context.partition_keys)
+    for side, (searcher, load) in SIDES.items():
+        chosen = [name for name in configs_for(side) if name in names]
+        if chosen:
+            runs |= _side_runs(context, settings, side, chosen, searcher, load)
+    return runs
+
+
+def _side_runs(context: dg.AssetExecutionContext, settings: Settings, side: str,
+               names: list[str], searcher: Callable, load: Callable) -> dict[str, pd.DataFrame]:
     store = open_store(settings.qdrant_path, settings.qdrant_url, settings.qdrant_api_key)
-    judgments = read_table(settings.warehouse / "judgments.parquet") if side == "precedents" \
-        else None
+    precedents = side == "precedents"
+    judgments = read_table(settings.warehouse / "judgments.parquet") if precedents else None
     # judged files the corpus ships empty: they stay in the qrels (an honest ceiling on
     # recall) and are counted, instead of failing the run
-    empty = judged_empty_files(settings) if side == "precedents" else set()
-    frames = []
+    empty = judged_empty_files(settings) if precedents else set()
+    if empty:
+        context.log.info(f"{len(empty)} judged documents are empty files in the corpus: "
+                         f"kept in the qrels as misses ({', '.join(sorted(empty))})")
+    runs = {}
     try:
         resources = load(settings, store)
-        for name in configs_for(side):
+        known = set((resources.judgments if precedents else resources.documents)["doc_id"])
+        for name in names:
             config = load_config(name)
+            frames = []
             for queryset_name in config.params["querysets"]:
                 queryset = load_any_queryset(queryset_name, settings.corpus_root, judgments)
                 search, fitted = _search(searcher, name, config.params, resources, queryset)
-                missing = unknown_documents(queryset, known(resources) | empty)
+                missing = unknown_documents(queryset, known | empty)
                 if missing:
                     raise dg.Failure(f"{queryset_name}: judged documents not searchable by "
                                      f"{name}: {missing}")
@@ -67,11 +91,10 @@ def _runs(context: dg.AssetExecutionContext, settings: Settings, side: str,
                     embedder=resources.embedder.name, search_seconds=round(timed.seconds, 3),
                     median_ms=round(timed.median_ms, 3),
                     queries_per_second=round(len(queryset.queries) / timed.seconds, 1)))
+            runs[name] = pd.concat(frames, ignore_index=True)
     finally:
         store.close()
-    runs = pd.concat(frames, ignore_index=True)
-    return dg.Output(runs, metadata={"runs": len(frames), "lines": len(runs),
-                                     "judged_but_empty_in_corpus": len(empty)})
+    return runs
 
 
 def _search(searcher: Callable, name: str, params: dict, resources,
@@ -95,30 +118,24 @@ def judged_empty_files(settings: Settings) -> set[str]:
             if len(Path(path).parts) > 1 and Path(path).parts[1] in prefix}
 
 
-@dg.asset(group_name=GROUP, code_version=CODE_VERSION,
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION, partitions_def=CONFIGS,
+          backfill_policy=dg.BackfillPolicy.single_run(),
           deps=["legal_sections_qdrant", "legal_sections_vectors", "legal_sections_documents",
                 "legal_sections_faiss", "cross_references", "definitions_index",
+                "sc_judgments_qdrant", "sc_judgments_vectors", "entity_index",
+                "judgment_quarantine", "citation_graph_nodes", "citation_graph_edges",
                 *ANALYZER_TABLES])
-def statute_retrieval_runs(context: dg.AssetExecutionContext,
-                           settings: NyayaSettings) -> dg.Output:
-    """Every statute config in evals/configs/ through the one statute search."""
-    return _runs(context, settings.resolved(), "statutes", StatuteSearch,
-                 load_statute_resources, lambda r: set(r.documents["doc_id"]))
-
-
-@dg.asset(group_name=GROUP, code_version=CODE_VERSION,
-          deps=["sc_judgments_qdrant", "sc_judgments_vectors", "entity_index",
-                "judgment_quarantine",
-                "citation_graph_nodes", "citation_graph_edges", *ANALYZER_TABLES])
-def precedent_retrieval_runs(context: dg.AssetExecutionContext,
-                             settings: NyayaSettings) -> dg.Output:
-    """Every precedent config through the one precedent search, each query set within its
+def retrieval_runs(context: dg.AssetExecutionContext, settings: NyayaSettings) -> dict:
+    """Every config of the run's partitions through its side's one search: statute configs
+    over legal_sections; precedent configs over sc_judgments, each query set within its
     candidate judgments (AILA's 2,914; IRLeD's 2,000 prior cases)."""
-    return _runs(context, settings.resolved(), "precedents", PrecedentSearch,
-                 load_precedent_resources, lambda r: set(r.judgments["doc_id"]))
+    runs = _runs(context, settings.resolved())
+    context.add_output_metadata({"configs": len(runs),
+                                 "lines": sum(len(frame) for frame in runs.values())})
+    return runs
 
 
-def _metrics(settings: Settings, runs: pd.DataFrame) -> dg.Output:
+def _metrics(settings: Settings, runs: pd.DataFrame) -> pd.DataFrame:
     """ranx metrics per run, overall and by query type, with provenance on every row."""
     fingerprint = tree_fingerprint(settings.corpus_root, ("statutes", "mappings", "judgments"))
     version = code_version()
@@ -150,25 +167,21 @@ def _metrics(settings: Settings, runs: pd.DataFrame) -> dg.Output:
                                  queries_per_second=first["queries_per_second"]))
     metrics = pd.concat(rows, ignore_index=True)
     lead = ["config", "queryset", "group", "queries"]
-    metrics = metrics[lead + [c for c in metrics.columns if c not in lead]]
+    return metrics[lead + [c for c in metrics.columns if c not in lead]]
+
+
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION, partitions_def=CONFIGS,
+          backfill_policy=dg.BackfillPolicy.single_run())
+def retrieval_metrics(context: dg.AssetExecutionContext, settings: NyayaSettings,
+                      retrieval_runs: pd.DataFrame) -> dict:
+    """ranx metrics of each config's runs (precedent sets: judged queries only, AILA Q1-10
+    and IRLeD dev)."""
+    metrics = _metrics(settings.resolved(), retrieval_runs)
     headline = metrics[metrics["group"] == "all"][["config", "queryset", "queries",
                                                    "precision@3", "ndcg@10", "map", "mrr",
                                                    "median_ms"]]
-    return dg.Output(metrics, metadata={"headline": dg.MetadataValue.md(markdown_table(headline))})
-
-
-@dg.asset(group_name=GROUP, code_version=CODE_VERSION)
-def statute_retrieval_metrics(settings: NyayaSettings,
-                              statute_retrieval_runs: pd.DataFrame) -> dg.Output:
-    """Metrics of the statute runs."""
-    return _metrics(settings.resolved(), statute_retrieval_runs)
-
-
-@dg.asset(group_name=GROUP, code_version=CODE_VERSION)
-def precedent_retrieval_metrics(settings: NyayaSettings,
-                                precedent_retrieval_runs: pd.DataFrame) -> dg.Output:
-    """Metrics of the precedent runs (judged queries only: AILA Q1-10, IRLeD dev)."""
-    return _metrics(settings.resolved(), precedent_retrieval_runs)
+    context.add_output_metadata({"headline": dg.MetadataValue.md(markdown_table(headline))})
+    return {name: frame.reset_index(drop=True) for name, frame in metrics.groupby("config")}
 
 
 @dg.asset(group_name=GROUP, code_version=CODE_VERSION, deps=ANALYZER_TABLES)
@@ -194,14 +207,12 @@ def query_type_accuracy(settings: NyayaSettings) -> dg.Output:
 
 @dg.asset(group_name=GROUP, code_version=CODE_VERSION)
 def evaluation_report(context: dg.AssetExecutionContext, settings: NyayaSettings,
-                      statute_retrieval_metrics: pd.DataFrame,
-                      precedent_retrieval_metrics: pd.DataFrame,
+                      retrieval_metrics: pd.DataFrame,
                       query_type_accuracy: pd.DataFrame) -> dg.MaterializeResult:
     """data/reports/<date>/ and data/reports/latest/: report.md, report.html, metrics tables."""
     resolved = settings.resolved()
     now = datetime.now(UTC)
-    metrics = pd.concat([statute_retrieval_metrics, precedent_retrieval_metrics],
-                        ignore_index=True)
+    metrics = retrieval_metrics
     first = metrics.iloc[0]
     provenance = {
         "generated": now.strftime("%Y-%m-%d %H:%M UTC"),

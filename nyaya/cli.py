@@ -86,7 +86,7 @@ def _run(args: argparse.Namespace) -> int:
     assets whose code or inputs changed since their last materialization, unless --all."""
     import dagster as dg  # the pipeline is optional for lookups; import it only here
 
-    from pipelines.definitions import defs
+    from pipelines.definitions import defs, run_tags
     from pipelines.freshness import keys_to_run, observe_corpus
 
     instance = dg.DagsterInstance.get() if args.persist else dg.DagsterInstance.ephemeral()
@@ -103,7 +103,7 @@ def _run(args: argparse.Namespace) -> int:
         selection = keys
         print(f"{args.job}: materializing {len(keys)} assets")
     result = job.execute_in_process(instance=instance, raise_on_error=False,
-                                    asset_selection=selection)
+                                    asset_selection=selection, tags=run_tags(args.job))
     failed_checks = [
         evaluation.check_name
         for evaluation in result.get_asset_check_evaluations() if not evaluation.passed

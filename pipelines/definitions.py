@@ -6,7 +6,7 @@ import dagster as dg
 
 from assets import evaluation, indexes, judgments, sources, statutes
 from pipelines.resources import NyayaSettings, ParquetIOManager
-from pipelines.schedules import nightly_evaluation
+from pipelines.schedules import every_partition, nightly_evaluation
 from pipelines.sensors import corpus_change_sensor
 
 all_assets = dg.load_assets_from_modules([sources, statutes, judgments, indexes, evaluation])
@@ -29,7 +29,12 @@ defs = dg.Definitions(
     assets=all_assets,
     asset_checks=all_checks,
     jobs=[main_job, ingest_job, index_job, evaluation_job],
-    schedules=[nightly_evaluation(evaluation_job)],
+    schedules=[nightly_evaluation(evaluation_job, evaluation.CONFIGS)],
     sensors=[corpus_change_sensor(ingest_job)],
     resources={"settings": NyayaSettings(), "io_manager": ParquetIOManager()},
 )
+
+
+def run_tags(job_name: str) -> dict[str, str]:
+    """What a run of the job needs to cover all of it: every config partition, if it has any."""
+    return every_partition(defs.resolve_job_def(job_name).partitions_def)

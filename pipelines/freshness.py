@@ -3,7 +3,9 @@
 Every asset carries a code version that hashes the source it runs (`source_fingerprint`) and
 the corpus is observed by content fingerprint (`assets/sources.py`), so an asset is stale when
 its code, its facts or its input data changed; `nyaya run` materializes only those assets and
-everything downstream of them, which makes a re-run with no change do no work."""
+everything downstream of them, which makes a re-run with no change do no work. A partitioned
+asset (one partition per retrieval config) is redone whole when any partition is missing or
+stale: its run covers every config anyway (a single-run backfill)."""
 
 from __future__ import annotations
 
@@ -36,6 +38,18 @@ def _outputs_missing(instance: dg.DagsterInstance, key: dg.AssetKey) -> bool:
     return any(not Path(path).exists() for path in paths)
 
 
+def _status(resolver: CachingStaleStatusResolver, partitions: dg.PartitionsDefinition | None,
+            key: dg.AssetKey) -> StaleStatus:
+    """The asset's status; for a partitioned one, the worst of its partitions' (Dagster calls
+    a partitioned asset fresh when asked without a partition)."""
+    if partitions is None:
+        return resolver.get_status(key)
+    found = {resolver.get_status(key, partition) for partition in
+             partitions.get_partition_keys()}
+    return next((status for status in (StaleStatus.MISSING, StaleStatus.STALE)
+                 if status in found), StaleStatus.FRESH)
+
+
 def keys_to_run(defs: dg.Definitions, job_name: str,
                 instance: dg.DagsterInstance) -> tuple[list[dg.AssetKey], dict[str, int]]:
     """The job's assets that are stale or missing, with everything downstream of them; and a
@@ -50,7 +64,7 @@ def keys_to_run(defs: dg.Definitions, job_name: str,
     reasons: dict[str, int] = {}
     seeds: set[dg.AssetKey] = set()
     for key in job_keys:
-        status = resolver.get_status(key)
+        status = _status(resolver, graph.get(key).partitions_def, key)
         if status == StaleStatus.FRESH and _outputs_missing(instance, key):
             reason = "output missing"
         else:

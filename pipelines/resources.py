@@ -40,26 +40,51 @@ class NyayaSettings(dg.ConfigurableResource):
 
 
 class ParquetIOManager(dg.ConfigurableIOManager):
-    """Each table at <data_dir>/warehouse/<asset_name>.parquet, with row count and schema."""
+    """Each table at <data_dir>/warehouse/<asset_name>.parquet, with row count and schema.
+
+    A partitioned asset returns {partition key: DataFrame} for the partitions of its run and
+    each is written to <asset_name>/<partition key>.parquet; a downstream asset reads the
+    partitions it depends on as one DataFrame (all of them, for an unpartitioned one)."""
 
     data_dir: str = ""
 
-    def _path(self, key: dg.AssetKey) -> Path:
+    def _path(self, key: dg.AssetKey, partition: str | None = None) -> Path:
         data_dir = resolve(self.data_dir) if self.data_dir else Settings.from_env().data_dir
-        return data_dir / "warehouse" / f"{key.path[-1]}.parquet"
+        name = key.path[-1]
+        return data_dir / "warehouse" / (f"{name}.parquet" if partition is None
+                                         else f"{name}/{partition}.parquet")
 
-    def handle_output(self, context: dg.OutputContext, obj: pd.DataFrame) -> None:
-        if not isinstance(obj, pd.DataFrame):
-            raise TypeError(f"{context.asset_key.to_user_string()}: expected a DataFrame, "
-                            f"got {type(obj).__name__}")
-        path = self._path(context.asset_key)
-        table = write_table(obj, path)
-        columns = [dg.TableColumn(field.name, str(field.type)) for field in table.schema]
+    def handle_output(self, context: dg.OutputContext, obj: pd.DataFrame | dict) -> None:
+        asset = context.asset_key.to_user_string()
+        if context.has_asset_partitions:
+            expected = set(context.asset_partition_keys)
+            if not isinstance(obj, dict) or set(obj) != expected:
+                got = sorted(obj) if isinstance(obj, dict) else type(obj).__name__
+                raise TypeError(f"{asset}: expected one DataFrame per partition of the run "
+                                f"{sorted(expected)}, got {got}")
+            tables = {self._path(context.asset_key, key): frame for key, frame in obj.items()}
+            path = self._path(context.asset_key, "x").parent
+        elif isinstance(obj, pd.DataFrame):
+            path = self._path(context.asset_key)
+            tables = {path: obj}
+        else:
+            raise TypeError(f"{asset}: expected a DataFrame, got {type(obj).__name__}")
+        schema = None
+        for table_path, frame in tables.items():
+            if not isinstance(frame, pd.DataFrame):
+                raise TypeError(f"{asset}: {table_path.name} is a {type(frame).__name__}, "
+                                "not a DataFrame")
+            schema = write_table(frame, table_path).schema
+        columns = [dg.TableColumn(field.name, str(field.type)) for field in schema or []]
         context.add_output_metadata({
-            "dagster/row_count": len(obj),
+            "dagster/row_count": sum(len(frame) for frame in tables.values()),
             "dagster/column_schema": dg.TableSchema(columns=columns),
             "path": dg.MetadataValue.path(str(path)),
         })
 
     def load_input(self, context: dg.InputContext) -> pd.DataFrame:
-        return read_table(self._path(context.asset_key))
+        if not context.has_asset_partitions:
+            return read_table(self._path(context.asset_key))
+        frames = [read_table(self._path(context.asset_key, key))
+                  for key in sorted(context.asset_partition_keys)]
+        return pd.concat(frames, ignore_index=True)

@@ -48,7 +48,7 @@ def main_run(real_corpus: Path, tmp_path_factory: pytest.TempPathFactory):
     """The main job materialized once on the real corpus: (data dir, execution result)."""
     import dagster as dg
 
-    from pipelines.definitions import defs
+    from pipelines.definitions import defs, run_tags
     from pipelines.resources import NyayaSettings, ParquetIOManager
 
     data_dir = tmp_path_factory.mktemp("data")
@@ -56,7 +56,8 @@ def main_run(real_corpus: Path, tmp_path_factory: pytest.TempPathFactory):
                              embedder=TEST_EMBEDDER, models_dir=str(Settings.from_env().models_dir))
     resources = {"settings": settings, "io_manager": ParquetIOManager(data_dir=str(data_dir))}
     result = defs.resolve_job_def("main_job").execute_in_process(
-        instance=dg.DagsterInstance.ephemeral(), resources=resources, raise_on_error=False)
+        instance=dg.DagsterInstance.ephemeral(), resources=resources, raise_on_error=False,
+        tags=run_tags("main_job"))
     return data_dir, result
 
 

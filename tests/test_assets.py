@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from assets import evaluation, judgments, statutes
+from evals.configs import config_names
 from pipelines.definitions import defs
 from pipelines.resources import NyayaSettings, ParquetIOManager
 
@@ -114,13 +115,55 @@ def test_definitions_load_with_every_job_schedule_and_sensor():
     keys = {key.to_user_string() for key in repo.asset_graph.get_all_asset_keys()}
     assert keys >= {"act_registry", "sections", "sub_sections", "law_transition_map",
                     "cross_references", "definitions_index", "human_review_queue",
-                    "statute_retrieval_runs", "statute_retrieval_metrics", "evaluation_report",
-                    "judgments", "sc_case_registry", "judgment_quarantine", "judgment_chunks",
-                    "citation_mentions", "entity_index", "citation_graph_nodes",
-                    "citation_graph_edges", "domain_tags", "precedent_retrieval_runs",
-                    "precedent_retrieval_metrics", "statute_corpus", "judgment_corpus",
-                    "legal_sections_qdrant", "sc_judgments_faiss"}
+                    "retrieval_runs", "retrieval_metrics", "query_type_accuracy",
+                    "evaluation_report", "judgments", "sc_case_registry", "judgment_quarantine",
+                    "judgment_chunks", "citation_mentions", "entity_index",
+                    "citation_graph_nodes", "citation_graph_edges", "domain_tags",
+                    "statute_corpus", "judgment_corpus", "legal_sections_qdrant",
+                    "sc_judgments_faiss"}
+    # one partition per config file, and every scheduled run covers them all in one run
+    runs = repo.asset_graph.get(dg.AssetKey("retrieval_runs"))
+    assert runs.partitions_def.get_partition_keys() == config_names()
+    nightly = repo.get_schedule_def("nightly_evaluation")
+    tags = nightly.evaluate_tick(dg.build_schedule_context()).run_requests[0].tags
+    assert tags.items() >= {"dagster/asset_partition_range_start": config_names()[0],
+                            "dagster/asset_partition_range_end": config_names()[-1]}.items()
     assert len(dg.load_asset_checks_from_modules([statutes, judgments, evaluation])) == 12
     ingest = defs.resolve_job_def("ingest_job")
     assert {k.to_user_string() for k in ingest.asset_layer.executable_asset_keys} >= {
         "sections", "judgments", "domain_tags"}
+
+
+PARTS = dg.StaticPartitionsDefinition(["a", "b", "c"])
+
+
+@dg.asset(partitions_def=PARTS, backfill_policy=dg.BackfillPolicy.single_run())
+def per_part(context) -> dict:
+    return {key: pd.DataFrame({"part": [key], "n": [i]})
+            for i, key in enumerate(context.partition_keys)}
+
+
+@dg.asset
+def all_parts(per_part: pd.DataFrame) -> pd.DataFrame:
+    return per_part
+
+
+@dg.asset(partitions_def=PARTS, backfill_policy=dg.BackfillPolicy.single_run())
+def wrong_parts() -> dict:
+    return {"a": pd.DataFrame({"x": [1]})}
+
+
+def test_partitioned_tables_are_written_apart_and_read_together(tmp_path):
+    io = ParquetIOManager(data_dir=str(tmp_path))
+    tags = {"dagster/asset_partition_range_start": "a", "dagster/asset_partition_range_end": "c"}
+    result = dg.materialize([per_part, all_parts], resources={"io_manager": io}, tags=tags)
+    assert result.success
+    assert sorted(p.name for p in (tmp_path / "warehouse" / "per_part").iterdir()) == [
+        "a.parquet", "b.parquet", "c.parquet"]
+    combined = pd.read_parquet(tmp_path / "warehouse" / "all_parts.parquet")
+    assert combined["part"].tolist() == ["a", "b", "c"]
+    failed = dg.materialize([wrong_parts], resources={"io_manager": io}, tags=tags,
+                            raise_on_error=False)
+    assert not failed.success
+    error = failed.get_step_failure_events()[0].event_specific_data.error.cause.message
+    assert "wrong_parts: expected one DataFrame per partition of the run ['a', 'b', 'c'], got ['a']" in error
