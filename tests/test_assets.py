@@ -166,4 +166,5 @@ def test_partitioned_tables_are_written_apart_and_read_together(tmp_path):
                             raise_on_error=False)
     assert not failed.success
     error = failed.get_step_failure_events()[0].event_specific_data.error.cause.message
-    assert "wrong_parts: expected one DataFrame per partition of the run ['a', 'b', 'c'], got ['a']" in error
+    assert ("wrong_parts: expected one DataFrame per partition of the run ['a', 'b', 'c'], "
+            "got ['a']") in error
