@@ -461,3 +461,20 @@ def test_feedback_retriever_lets_the_lexical_branch_judge_the_dense_examples(
     found = StoreFeedback(loaded, NAME, vector_of, c=1.0).search(query, 10)
     assert [h.doc_id for h in found] == expected != dense
     assert {h.method for h in found} == {"dense-feedback"}
+
+
+def test_exact_edge_store_scans_every_point(tmp_path: Path) -> None:
+    """Exact mode: the same answers as brute force for plain, filtered and fused searches."""
+    store = load(EdgeStore(tmp_path / "qdrant", exact=True))
+    try:
+        query = _unit(np.random.default_rng(4).normal(size=DIM))
+        assert ids_of(store.search_dense(NAME, query, 7)) == brute_force(query)[:7]
+        where = {"act_code": "BNS"}
+        assert ids_of(store.search_dense(NAME, query, 4, where)) == brute_force(query,
+                                                                                where)[:4]
+        fused = store.hybrid(NAME, query, ([COMMON_TERM, RARE_TERM], [1.0, 1.0]), 5,
+                             prefetch_k=50)
+        assert len(fused) == 5 and fused[0].score >= fused[-1].score
+        assert ids_of(store.search_sparse(NAME, [RARE_TERM], [1.0], 3)) == [7]
+    finally:
+        store.close()

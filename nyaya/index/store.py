@@ -351,8 +351,12 @@ class EdgeStore(_StoreBase):
 
     backend = BACKEND_EDGE
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, exact: bool = False) -> None:
+        """`exact`: every nearest-neighbour search and prefetch scans all points instead of
+        walking the HNSW graph, so results do not depend on the request's limit (parity
+        checks between the engine's fusion and fusion computed outside it need that)."""
         self.root = Path(root)
+        self._params = qe.SearchParams(exact=True) if exact else None
         self._shards: dict[str, _Shard] = {}
         self._locks: dict[str, int] = {}
 
@@ -484,7 +488,7 @@ class EdgeStore(_StoreBase):
                where: Where | None = None) -> list[StoreHit]:
         return _hits(self._shard(collection).shard.query(qe.QueryRequest(
             limit=limit, query=query, prefetches=prefetches, filter=_edge_filter(where),
-            with_payload=True, with_vector=False)))
+            params=self._params, with_payload=True, with_vector=False)))
 
     def search_dense(self, collection: str, vector: np.ndarray, k: int,
                      where: Where | None = None) -> list[StoreHit]:
@@ -523,10 +527,11 @@ class EdgeStore(_StoreBase):
         spec = self._shard(collection).spec
         condition = _edge_filter(where)
         dense = np.asarray(vector, dtype=np.float32).tolist()
-        prefetches = [qe.Prefetch(limit=prefetch_k, filter=condition,
+        prefetches = [qe.Prefetch(limit=prefetch_k, filter=condition, params=self._params,
                                   query=qe.Query.Nearest(dense, using=spec.dense_name))]
         if len(sparse[0]):
-            prefetches.append(qe.Prefetch(limit=prefetch_k, filter=condition, query=(
+            prefetches.append(qe.Prefetch(limit=prefetch_k, filter=condition,
+                                          params=self._params, query=(
                 qe.Query.Nearest(qe.SparseVector(list(sparse[0]), list(sparse[1])),
                                  using=spec.sparse_name))))
         branch_weights = list(weights[:len(prefetches)]) if weights else None
