@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from datetime import date
+from pathlib import Path
 
 from nyaya.lookup import StatuteLookup, render_block
 from nyaya.settings import Settings
@@ -81,6 +82,36 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if report.overall == OVERALL_VERIFIED else 1
 
 
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{path}: not UTF-8 text (byte {err.start})") from err
+
+
+def _verify_segments(args: argparse.Namespace) -> int:
+    from nyaya.verify.segments import (
+        DEFAULT_THRESHOLD,
+        load_evidence_store,
+        render_segments,
+        verify_segments,
+    )
+
+    try:  # SegmentInputError (bad evidence) and a bad threshold are ValueErrors
+        evidence = load_evidence_store(Path(args.evidence))
+        text = sys.stdin.read() if args.file == "-" else _read_text(Path(args.file))
+        threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
+        report = verify_segments(text, evidence, threshold=threshold)
+    except (OSError, ValueError) as err:
+        print(f"nyaya verify-segments: {err}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        print(render_segments(report))
+    return 0 if report.all_verified else 1
+
+
 def _run(args: argparse.Namespace) -> int:
     """Materialize a job in-process, recorded in the Dagster instance (DAGSTER_HOME): only the
     assets whose code or inputs changed since their last materialization, unless --all."""
@@ -133,6 +164,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="the question the text answers; stored in the report for the "
                         "relevance check, which is not implemented yet")
     verify.set_defaults(handler=_verify)
+    segments = commands.add_parser(
+        "verify-segments", help="check each [E1]-marked segment of a text against an evidence "
+        "store (specification 002): exit 0 when every segment is verified, 1 otherwise, 2 on "
+        "bad input")
+    segments.add_argument("file", help="a text file, or - for standard input")
+    segments.add_argument("--evidence", required=True, metavar="EVIDENCE.json",
+                          help='a JSON list of {"id": "E1", "claim": ..., "quote_span": ..., '
+                          '"source": ...}')
+    segments.add_argument("--json", action="store_true", help="print specification 002's JSON")
+    segments.add_argument("--threshold", type=float, default=None,
+                          help="support score a segment needs (default: the calibrated value)")
+    segments.set_defaults(handler=_verify_segments)
     run = commands.add_parser("run", help="materialize a job (default: main_job) in-process")
     run.add_argument("--job", default="main_job")
     run.add_argument("--all", action="store_true",
