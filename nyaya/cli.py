@@ -82,6 +82,16 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if report.overall == OVERALL_VERIFIED else 1
 
 
+def _llm(settings: Settings):
+    """The configured LLM endpoint for --llm; a ValueError says what is missing."""
+    from nyaya.verify.llm import LlmEndpoint
+
+    endpoint = LlmEndpoint.from_settings(settings)
+    if endpoint is None:
+        raise ValueError("--llm needs NYAYA_LLM_URL and NYAYA_LLM_MODEL")
+    return endpoint
+
+
 def _read_text(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
@@ -90,6 +100,7 @@ def _read_text(path: Path) -> str:
 
 
 def _verify_segments(args: argparse.Namespace) -> int:
+    from nyaya.verify.llm import LlmSegmentJudge
     from nyaya.verify.segments import (
         DEFAULT_THRESHOLD,
         load_evidence_store,
@@ -101,7 +112,8 @@ def _verify_segments(args: argparse.Namespace) -> int:
         evidence = load_evidence_store(Path(args.evidence))
         text = sys.stdin.read() if args.file == "-" else _read_text(Path(args.file))
         threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
-        report = verify_segments(text, evidence, threshold=threshold)
+        judge = LlmSegmentJudge(_llm(Settings.from_env())) if args.llm else None
+        report = verify_segments(text, evidence, threshold=threshold, judge=judge)
     except (OSError, ValueError) as err:
         print(f"nyaya verify-segments: {err}", file=sys.stderr)
         return 2
@@ -175,6 +187,9 @@ def main(argv: list[str] | None = None) -> int:
     segments.add_argument("--json", action="store_true", help="print specification 002's JSON")
     segments.add_argument("--threshold", type=float, default=None,
                           help="support score a segment needs (default: the calibrated value)")
+    segments.add_argument("--llm", action="store_true",
+                          help="let the LLM at NYAYA_LLM_URL (model NYAYA_LLM_MODEL) judge each "
+                          "segment instead of the support score")
     segments.set_defaults(handler=_verify_segments)
     run = commands.add_parser("run", help="materialize a job (default: main_job) in-process")
     run.add_argument("--job", default="main_job")

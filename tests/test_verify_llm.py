@@ -313,3 +313,27 @@ def test_bad_configuration_is_named(monkeypatch: pytest.MonkeyPatch, make: Calla
     monkeypatch.delenv("NYAYA_LLM_MODEL", raising=False)
     with pytest.raises(ValueError, match=message):
         make()
+
+
+def test_verify_segments_cli_lets_the_llm_judge(stub: Stub, tmp_path, monkeypatch, capsys
+                                                ) -> None:
+    from nyaya import cli
+
+    evidence = tmp_path / "evidence.json"
+    evidence.write_text(json.dumps([{"id": "E1", "claim": "BNS s.103: death or life"}]))
+    answer = tmp_path / "answer.txt"
+    # the support score alone would verify this; the judge says no and decides
+    answer.write_text("BNS s.103: death or life [E1].")
+    monkeypatch.setenv("NYAYA_LLM_URL", stub.url)
+    monkeypatch.setenv("NYAYA_LLM_MODEL", MODEL)
+    stub.script(chat({"verified": False, "reason": "the judge disagrees"}))
+    assert cli.main(["verify-segments", str(answer), "--evidence", str(evidence), "--llm",
+                     "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["segments"][0]["verified"] == "No"
+    assert "the judge disagrees" in report["segments"][0]["verification_reason"]
+    assert len(stub.requests) == 1
+    monkeypatch.delenv("NYAYA_LLM_URL")
+    assert cli.main(["verify-segments", str(answer), "--evidence", str(evidence),
+                     "--llm"]) == 2
+    assert "--llm needs NYAYA_LLM_URL and NYAYA_LLM_MODEL" in capsys.readouterr().err
