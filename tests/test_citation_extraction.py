@@ -193,6 +193,75 @@ def test_resolution(text: str, expected: list, aliases: AliasIndex) -> None:
     assert got == expected
 
 
+# Short forms without a number: (phrase, act_code, section, unit, resolution, problem, the
+# antecedent's text), for the short-form mentions only.
+NO_ANTECEDENT = "short form with no provision cited in the 3000 characters before it"
+STATUTE_SHORT_FORMS = [
+    ("Section 302 IPC applies. The said section prescribes death.",
+     [("The said section", "IPC_1860", "302", None, "short_form", None, "302")]),
+    ("He was tried under Section 498-A IPC; under that section cruelty is punished.",
+     [("that section", "IPC_1860", "498A", None, "short_form", None, "498-A")]),
+    ("Article 21 of the Constitution and Section 302 IPC. The same section was applied.",
+     [("The same section", "IPC_1860", "302", None, "short_form", None, "302")]),
+    # "section" skips an Article cited after it; "provision" takes any kind
+    ("Section 302 IPC and Article 21. The said section and the said provision.",
+     [("The said section", "IPC_1860", "302", None, "short_form", None, "302"),
+      ("the said provision", "COI", "21", None, "short_form", None, "21")]),
+    ("Order 39 Rule 1 CPC was invoked. The aforesaid provision", [
+        ("The aforesaid provision", "CPC_1908", "O39R1", None, "short_form", None, "1")]),
+    # the antecedent's unit, or the one written before the short form
+    ("Section 13(1)(ia) of the Hindu Marriage Act. The said section", [
+        ("The said section", "HMA_1955", "13", "(1)(ia)", "short_form", None, "13(1)(ia)")]),
+    ("Section 13 of the Hindu Marriage Act. Sub-section (2) of that section says", [
+        ("that section", "HMA_1955", "13", "(2)", "short_form", None, "13")]),
+    # the last provision before it, not the first
+    ("Section 302 IPC. Section 65 of the Evidence Act. Under the said section", [
+        ("the said section", "IEA_1872", "65", None, "short_form", None, "65")]),
+    # an unresolved antecedent stays unresolved, for the same reason
+    ("Section 5 of the Act. The said section is unclear.",
+     [("The said section", None, "5", None, "unresolved", "act not named", "5")]),
+    # nothing cited before it, or several provisions at once: which one is meant is unknown
+    ("The said provision is void.",
+     [("The said provision", None, None, None, "unresolved",
+       NO_ANTECEDENT, None)]),
+    ("Article 21 applies. That section is wide.",
+     [("That section", None, None, None, "unresolved",
+       NO_ANTECEDENT, None)]),
+    ("Section 302 IPC applies. " + "Nothing relevant here. " * 150 + "The said section",
+     [("The said section", None, None, None, "unresolved", NO_ANTECEDENT, None)]),
+    ("Sections 302/34 IPC apply. The said section is clear.",
+     [("The said section", None, None, None, "unresolved",
+       "short form after several provisions cited together (302, 34): which one it means "
+       "is unclear", None)]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), STATUTE_SHORT_FORMS)
+def test_statute_short_forms(text: str, expected: list, aliases: AliasIndex) -> None:
+    # a short form's span is its phrase: it has no number of its own
+    got = [(m.text, m.act_code, m.section, m.unit, m.resolution, m.problem,
+            text[m.antecedent[0]:m.antecedent[1]] if m.antecedent else None)
+           for m in extract_statute_mentions(text, aliases)
+           if (m.start, m.end) == (m.group_start, m.group_end)]
+    assert got == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Section 302 IPC. so that provision is made for the poor",
+    "Section 302 IPC. that section of the society objected",
+    "Section 302 IPC. the same provision in the Rules",
+    "Section 302 IPC. the said sections apply",  # plural: not one provision
+    "Section 302 IPC. the said sub-section applies",
+    "Section 302 IPC. the said Section 10 applies",  # numbered: read as a citation
+    "Section 302 IPC. same section",
+    "Section 302 IPC. the unsaid section",
+])
+def test_statute_short_form_negatives(text: str, aliases: AliasIndex) -> None:
+    assert [m.resolution for m in extract_statute_mentions(text, aliases)
+            if m.resolution == "short_form" or m.section is None] == []
+    assert all(m.antecedent is None for m in extract_statute_mentions(text, aliases))
+
+
 def test_bare_section_far_from_any_act_is_unresolved(aliases: AliasIndex) -> None:
     text = "The Indian Penal Code was enacted. " + "Nothing relevant here. " * 200
     text += "Section 302 is then mentioned."
@@ -300,7 +369,7 @@ CASE_TEXTS = [
     ("The decision in M/s. Tata Iron & Steel Co. Ltd. v. State of Bihar & Ors. was",
      [("case_name", "tata iron and steel co ltd v state of bihar")]),
     ("as observed in Maneka Gandhi (supra) and in Nanavati's case (supra).",
-     [("case_name", "maneka gandhi"), ("case_name", "nanavati")]),
+     [("short_form", None), ("short_form", None)]),
     ("This court in [?CITATION?] settled that", [("masked", None)]),
     ("Part V of the Act and Schedule V. The rest", []),
     ("the sum of Rs. 5 v. 10 was paid; v. v. v.", []),
@@ -311,6 +380,77 @@ CASE_TEXTS = [
 @pytest.mark.parametrize(("text", "expected"), CASE_TEXTS)
 def test_case_citations_in_text(text: str, expected: list) -> None:
     assert _kinds_keys(text) == expected
+
+
+# Short forms: (text, [(as written, form, kind, key, the antecedent as written)]) for the
+# short forms only; kind "short_form" and no key when nothing before them fits.
+CASE_SHORT_FORMS = [
+    ("In Maneka Gandhi v. Union of India, AIR 1978 SC 597, the Court held so. Ibid., para 12.",
+     [("Ibid.", "ibid", "reporter", "AIR 1978 SC 597", "AIR 1978 SC 597")]),
+    ("as held in Maneka Gandhi v. Union of India (ibid) and (ibid.)",
+     [("(ibid)", "ibid", "case_name", "maneka gandhi v union of india",
+       "Maneka Gandhi v. Union of India"),
+      ("(ibid.)", "ibid", "case_name", "maneka gandhi v union of india",
+       "Maneka Gandhi v. Union of India")]),
+    ("See State of U.P. v. Ram Singh, 2019 INSC 5. Id. at 45; see id., para 3 (id.).",
+     [("Id.", "id.", "neutral", "2019 INSC 5", "2019 INSC 5"),
+      ("id.", "id.", "neutral", "2019 INSC 5", "2019 INSC 5"),
+      ("(id.)", "id.", "neutral", "2019 INSC 5", "2019 INSC 5")]),
+    ("See State of U.P. v. Ram Singh, 2019 INSC 5, holding \"no bail.\" Id. at 45.",
+     [("Id.", "id.", "neutral", "2019 INSC 5", "2019 INSC 5")]),
+    # "ibid" is the citation just before it, a short form's included
+    ("Maneka Gandhi v. Union of India, AIR 1978 SC 597 and Rustom Cavasjee Cooper v. Union of "
+     "India, AIR 1970 SC 564. Maneka Gandhi (supra); ibid.",
+     [("Maneka Gandhi (supra)", "supra", "reporter", "AIR 1978 SC 597", "AIR 1978 SC 597"),
+      ("ibid.", "ibid", "reporter", "AIR 1978 SC 597", "AIR 1978 SC 597")]),
+    # supra: the party name, either side, of the last such case; parallel citations: the first
+    ("See K.M. Nanavati v. State of Maharashtra (1962) Supp 1 SCR 567 : AIR 1962 SC 605. "
+     "In Nanavati's case (supra) the jury was discharged.",
+     [("Nanavati's case (supra)", "supra", "reporter", "[1962] Supp 1 SCR 567",
+       "(1962) Supp 1 SCR 567")]),
+    ("In Union of India v. Tulsiram Patel the Court held so; Tulsiram Patel (supra) governs.",
+     [("Tulsiram Patel (supra)", "supra", "case_name", "union of india v tulsiram patel",
+       "Union of India v. Tulsiram Patel")]),
+    ("In Ram v. Shyam, AIR 1960 SC 1, and Ram v. Mohan, AIR 1961 SC 2. Ram, supra, held.",
+     [("Ram, supra", "supra", "reporter", "AIR 1961 SC 2", "AIR 1961 SC 2")]),
+    # nothing to refer to: no citation before it, or none with that name
+    ("Ibid., para 12.", [("Ibid.", "ibid", "short_form", None, None)]),
+    ("Maneka Gandhi v. Union of India, AIR 1978 SC 597. " + "Nothing relevant here. " * 50
+     + "Ibid. and ibid.", [("Ibid.", "ibid", "short_form", None, None),
+                           ("ibid.", "ibid", "short_form", None, None)]),
+    ("as observed in Maneka Gandhi (supra).",
+     [("Maneka Gandhi (supra)", "supra", "short_form", None, None)]),
+    ("In Ram v. Shyam, AIR 1960 SC 1. Later, Mohan Lal (supra) and ibid.",
+     [("Mohan Lal (supra)", "supra", "short_form", None, None),
+      ("ibid.", "ibid", "short_form", None, None)]),
+    # a masked citation's short form is masked too
+    ("This court in [?CITATION?] settled it. Ibid.",
+     [("Ibid.", "ibid", "masked", None, "[?CITATION?]")]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASE_SHORT_FORMS)
+def test_case_short_forms(text: str, expected: list) -> None:
+    citations = extract_case_citations(text)
+    got = [(c.text, c.short_form, c.kind, c.key,
+            text[c.antecedent[0]:c.antecedent[1]] if c.antecedent else None)
+           for c in citations if c.short_form]
+    assert got == expected
+    for c in citations:
+        if c.short_form:
+            assert c.text == text[c.start:c.end]
+            assert (c.antecedent is None) == (c.kind == "short_form")
+
+
+@pytest.mark.parametrize("text", [
+    "Maneka Gandhi v. Union of India, AIR 1978 SC 597. The fee was paid. The rule is valid.",
+    "Maneka Gandhi v. Union of India, AIR 1978 SC 597. Said. The user id. was wrong.",
+    "Maneka Gandhi v. Union of India, AIR 1978 SC 597. His ID. card and ibidem.",
+    "Maneka Gandhi v. Union of India, AIR 1978 SC 597. as noticed supra, para 12 supra.",
+    "Maneka Gandhi v. Union of India, AIR 1978 SC 597. file.id. and x-ibid",
+])
+def test_case_short_form_negatives(text: str) -> None:
+    assert [c.text for c in extract_case_citations(text) if c.short_form] == []
 
 
 def test_case_name_is_attached_to_its_citations() -> None:
@@ -353,7 +493,9 @@ TRICKY = ["Section", "section", "Sections", "s.", "ss.", "u/s", "Art.", "Article
           "and", "to", "/", ",", ".", "v.", "vs.", "versus", "Union", "India", "State", "AIR",
           "SCC", "SCR", "INSC", "JT", "SCALE", "1995", "(1995)", "[1974]", "(6)", "Supp",
           "(supra)", "[?CITATION?]", "(", ")", "((((", "\n", "ü", "ß", "१२", "٣", "§", "&",
-          "Ors.", "M/s.", "hereinafter", "'the", "Act'", "Indlaw", "etc.,", "Part", "II"]
+          "Ors.", "M/s.", "hereinafter", "'the", "Act'", "Indlaw", "etc.,", "Part", "II",
+          "ibid", "Ibid.", "(ibid)", "id.", "Id.", "(id.)", "supra", "said", "that", "same",
+          "provision", "case"]
 
 
 def _check_statutes(text: str, mentions: list[StatuteMention]) -> None:
@@ -361,8 +503,11 @@ def _check_statutes(text: str, mentions: list[StatuteMention]) -> None:
         assert 0 <= m.group_start <= m.start < m.end <= m.group_end <= len(text)
         assert m.text == text[m.group_start:m.group_end]
         assert m.kind in ("section", "article", "order_rule")
-        assert m.resolution in ("explicit", "context", "unresolved")
+        assert m.resolution in ("explicit", "context", "short_form", "unresolved")
         assert (m.act_code is None) == (m.resolution == "unresolved")
+        assert (m.section is None) <= (m.resolution == "unresolved")
+        if m.antecedent is not None:
+            assert m.antecedent[1] <= m.start
 
 
 def _check_cases(text: str, citations: list[CaseCitation]) -> None:
@@ -370,7 +515,10 @@ def _check_cases(text: str, citations: list[CaseCitation]) -> None:
     for c in citations:
         assert 0 <= c.start < c.end <= len(text)
         assert c.text == text[c.start:c.end]
-        assert c.kind in ("reporter", "neutral", "case_name", "masked")
+        assert c.kind in ("reporter", "neutral", "case_name", "masked", "short_form")
+        assert (c.kind == "short_form") <= (c.short_form is not None)
+        if c.antecedent is not None:
+            assert c.short_form is not None and c.antecedent[1] <= c.start
 
 
 @settings(max_examples=300, deadline=None)
@@ -398,13 +546,20 @@ ADVERSARIAL = {
     "parentheses": "((((((()))))))(1)(a)(",
     "unicode": "§§ ५६ ٣ Ünïcödé — “quoted” ‘v.’ ",
     "mixed": "Section 302 v. Art. ((( AIR 1995 SC ( 12 ",
+    "short forms": "Ibid. id. (id.) A v. B Maneka Gandhi (supra) the said section that section ",
+    # an Act acronym and number right after a phrase: overlap tests must not be quadratic
+    "acronym after a phrase": "Section 5 IPC 302 was cited in the charge sheet filed by police. ",
 }
+
+
+def megabyte(unit: str) -> str:
+    """`unit` repeated to 1,000,000 characters (shared with benchmarks/bench_verify.py)."""
+    return (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
 
 
 @pytest.mark.parametrize("name", list(ADVERSARIAL))
 def test_one_megabyte_of_adversarial_text(name: str, aliases: AliasIndex) -> None:
-    unit = ADVERSARIAL[name]
-    text = (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
+    text = megabyte(ADVERSARIAL[name])
     began = time.perf_counter()
     mentions = extract_statute_mentions(text, aliases)
     middle = time.perf_counter()

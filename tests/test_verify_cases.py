@@ -85,8 +85,47 @@ def test_case_verdicts(verifier: CaseVerifier, text: str, status: str, words: li
         assert verdict.matched is not None and verdict.case_key in verdict.matched["citations"]
 
 
+SHORT_FORMS = [
+    # (text, the status of each citation in order)
+    ("Kishore Lal v. Ram Das, AIR 1981 SC 55. Ibid., para 3; Kishore Lal (supra).",
+     [FOUND, FOUND, FOUND]),
+    ("Arunachalam v. Sadhanantham, AIR 1979 SC 1284; Arunachalam (supra) was overruled.",
+     [OVERRULED, OVERRULED]),
+    ("Rameshwar Prasad v. Union of India, 1995 INSC 12. Id. at 4.", [NAME_MISMATCH] * 2),
+    ("Rameshwar Prasad v. Union of India, 1995 INSC 900. (ibid)", [CASE_NOT_FOUND] * 2),
+    ("AIR 1981 SC 55. Ibid.", [AMBIGUOUS, AMBIGUOUS]),
+    ("Sunil Batra v. Delhi Administration, AIR 1978 SC 1675; ibid.", [UNVERIFIABLE] * 2),
+]
+
+
+@pytest.mark.parametrize(("text", "statuses"), SHORT_FORMS)
+def test_short_forms_get_the_antecedents_verdict(verifier: CaseVerifier, text: str,
+                                                 statuses: list[str]) -> None:
+    verdicts = verifier.verify(text)
+    assert [v.status for v in verdicts] == statuses
+    full = verdicts[0]
+    for short in verdicts[1:]:
+        assert text[short.span[0]:short.span[1]] == short.text
+        assert (short.case_key, short.matched) == (full.case_key, full.matched)
+        assert short.reason == f"'{short.text}' refers to {full.text}: {full.reason}"
+
+
+@pytest.mark.parametrize("text", [
+    "Ibid., para 12.",
+    "as held in Kishore Lal (supra)",  # a real party name, but no citation of it before
+    "Kishore Lal v. Ram Das, AIR 1981 SC 55. Later, Sohan Singh (supra) differed.",
+])
+def test_short_form_without_antecedent_is_never_found(verifier: CaseVerifier,
+                                                     text: str) -> None:
+    short = verifier.verify(text)[-1]
+    assert short.status == UNVERIFIABLE
+    assert short.case_key is None and short.matched is None
+    assert "short form" in short.reason
+
+
 def test_masked_citations_are_skipped(verifier: CaseVerifier) -> None:
     assert verifier.verify("as held in [?CITATION?], the appeal fails") == []
+    assert verifier.verify("as held in [?CITATION?]; ibid.") == []  # its short form too
 
 
 def test_found_source_and_record(verifier: CaseVerifier) -> None:

@@ -122,6 +122,39 @@ def test_statute_verdicts(checker, text, as_of, status, act, section, successors
     assert text[verdict.span[0]:verdict.span[1]] == verdict.text
 
 
+@pytest.mark.parametrize(("text", "as_of", "expected"), [
+    ("Section 103 BNS punishes murder. The said section applies.", None,
+     [("Section 103 BNS", VERIFIED), ("The said section", VERIFIED)]),
+    ("He was convicted under Section 302 IPC. Under that section he got life.", date(2025, 1, 1),
+     [("Section 302 IPC", STALE), ("that section", STALE)]),
+    ("Under Section 302 BNS the accused is punished for the murder of his brother. The same "
+     "section applies.", None,
+     [("Section 302 BNS", FALSE_FRIEND), ("The same section", FALSE_FRIEND)]),
+    # the antecedent's verdict, not one from the words around the short form
+    ("Section 302 BNS punishes words meant to wound religious feelings. The said section was "
+     "applied to the murder of his brother.", None,
+     [("Section 302 BNS", VERIFIED), ("The said section", VERIFIED)]),
+    ("Section 999 BNS applies. The said provision is harsh.", None,
+     [("Section 999 BNS", NOT_FOUND), ("The said provision", NOT_FOUND)]),
+    # nothing cited before it, or several provisions: never verified
+    ("The said section applies.", None, [("The said section", NOT_FOUND)]),
+    ("Sections 103/302 BNS apply. The said section is clear.", None,
+     [("Sections 103/302 BNS", VERIFIED), ("Sections 103/302 BNS", VERIFIED),
+      ("The said section", NOT_FOUND)]),
+])
+def test_short_forms_get_the_antecedents_verdict(checker, text, as_of, expected):
+    verdicts = verify_statutes(text, checker, as_of=as_of)
+    assert [(v.text, v.status) for v in verdicts] == expected
+    full, short = verdicts[0], verdicts[-1]
+    assert text[short.span[0]:short.span[1]] == short.text
+    if len(expected) == 2:
+        assert (short.act_code, short.section_number, _successors(short)) == (
+            full.act_code, full.section_number, _successors(full))
+        assert short.reason.startswith(f"'{short.text}' refers to {full.text}: ")
+    else:
+        assert "cite the provision by its number" in short.reason
+
+
 def test_false_friend_needs_the_old_meaning_in_context(checker):
     # the same citation about religious feelings is the right section
     verdict = _one("Section 302 BNS punishes words meant to wound religious feelings.", checker)
@@ -277,7 +310,8 @@ def test_missing_case_module_is_reported(monkeypatch, tmp_path):
 @settings(max_examples=200, deadline=None)
 @given(text=st.lists(st.sampled_from(
     ["Section", "BNS", "IPC", "CrPC", "s.", "302", "103", "999", "(1)", "of the", "murder",
-     " ", " ", ",", ".", "\n", "v.", "AIR", "SC", "1978", "u/s", "religious", "é", "(("]),
+     " ", " ", ",", ".", "\n", "v.", "AIR", "SC", "1978", "u/s", "religious", "é", "((",
+     "the said section", "that section", "ibid", "(supra)"]),
     max_size=120).map("".join))
 def test_the_gate_never_crashes_and_every_verdict_points_into_the_text(text):
     report = verify_text(text, StatuteChecker(REGISTRY, SECTIONS, TRANSITIONS),

@@ -6,6 +6,14 @@ Reporter citations ("AIR 1978 SC 597", "(1996) 4 SCC 319", "[1974] INSC 106") ge
 of India") are found around their "v."/"vs."/"versus" and keyed with `case_name_key`, which
 matches party names across sources. IRLeD's "[?CITATION?]" masks are counted (kind "masked").
 
+Short forms cite a case cited before: "ibid" / "id." the citation just before them, "Maneka
+Gandhi (supra)" / "Nanavati's case (supra)" the last one whose party names hold the name
+written. Each is a copy of that citation (kind, key, names) at its own span (for a supra, from
+the name to "(supra)"), with `short_form` saying which form and `antecedent` the span of the
+full citation, so that it resolves and is verified as that case. One with nothing to refer to
+(no name that fits; no citation in the IBID_WINDOW before an "ibid") has kind "short_form" and
+no key.
+
 Keys:
 - neutral "{year} INSC {number}"; AIR "AIR {year} {court} {page}" (court "SC" for the IRLeD
   "1974 AIR 1389" form);
@@ -24,16 +32,19 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import chain, islice
+from typing import NamedTuple
 
-from nyaya.citations.scan import tokens_before
+from nyaya.citations.scan import Spans, tokens_before
 
 REPORTER = "reporter"
 NEUTRAL = "neutral"
 CASE_NAME = "case_name"
 MASKED = "masked"
+SHORT_FORM = "short_form"  # a short form with no earlier citation to refer to
 
 
 @dataclass(frozen=True)
@@ -43,7 +54,7 @@ class CaseCitation:
     start: int
     end: int
     text: str
-    kind: str  # "reporter" | "neutral" | "case_name" | "masked"
+    kind: str  # "reporter" | "neutral" | "case_name" | "masked" | "short_form"
     reporter: str | None
     year: int | None
     volume: str | None
@@ -54,6 +65,8 @@ class CaseCitation:
     case_name: str | None
     petitioner: str | None
     respondent: str | None
+    short_form: str | None = None  # "supra" | "ibid" | "id.": how a short form was written
+    antecedent: tuple[int, int] | None = None  # a short form's full citation: start, end
 
 
 # --- reporter citations -------------------------------------------------------------------
@@ -262,6 +275,13 @@ def _citation(text: str, r: _Reporter) -> CaseCitation:
 
 VERSUS = re.compile(r"[vV](?<=\s[vV])(?:s\.?|S\.?|/s\.?|ersus|ERSUS|\.)?(?=\s)")
 SUPRA = re.compile(r"\((?:supra|Supra|SUPRA)\)|(?:supra|Supra)(?![A-Za-z])")
+IBID = re.compile(r"\((?:ibid|Ibid|IBID)\.?\)|\((?:id|Id)\.\)|(?:ibid|Ibid|IBID)(?![A-Za-z])\.?"
+                  r"|(?:id|Id)\.(?![A-Za-z0-9])")
+ID_LEAD = re.compile(r"(?:^|[(\[.;:\n\"”]|(?:^|\s)(?:see|See|also))\s{0,3}$")
+MAX_SUPRA_WORDS = 6  # words of a party name written before "supra"
+# "ibid" refers to the citation just before it; one further back than this is most likely
+# about a book or statute cited in between, which the extractor does not see.
+IBID_WINDOW = 1000
 WORD = re.compile(r"\S+")
 QUOTES = "\"'“”‘’`"
 EDGE = QUOTES + "()[],;:"
@@ -499,7 +519,16 @@ def _roman_ok(pet: str, resp: str) -> bool:
     return pet.upper() == pet and resp.upper() == resp
 
 
-def _supra_names(text: str, taken: list[tuple[int, int]]) -> list[CaseCitation]:
+class _ShortRef(NamedTuple):
+    """A short form as written, before it is matched to the citation it refers to."""
+
+    start: int
+    end: int
+    form: str  # "supra" | "ibid" | "id."
+    name: str | None  # the party name written before "supra"
+
+
+def _supra_refs(text: str, taken: list[tuple[int, int]]) -> list[_ShortRef]:
     """'Maneka Gandhi (supra)', "Nanavati's case (supra)": short names cited earlier."""
     out = []
     covered = iter(sorted(taken))
@@ -520,7 +549,7 @@ def _supra_names(text: str, taken: list[tuple[int, int]]) -> list[CaseCitation]:
         if first[2].lower().strip(",") != "case":  # "Nanavati's case (supra)"
             tokens = chain([first], tokens)
         words: list[tuple[int, int, str]] = []
-        for tok in islice(tokens, 6):
+        for tok in islice(tokens, MAX_SUPRA_WORDS):
             core = _core(tok[2])
             low = core.lower()
             if (not core or any(c.isdigit() for c in core) or low in LEFT_STOP
@@ -540,12 +569,83 @@ def _supra_names(text: str, taken: list[tuple[int, int]]) -> list[CaseCitation]:
         name = text[start:stop]
         if name.endswith(("'s", "’s")):
             name = name[:-2]
-            stop -= 2
-        if start >= stop or all(w.lower().strip(EDGE) in GENERIC_NAMES for w in name.split()):
+        if not name or all(w.lower().strip(EDGE) in GENERIC_NAMES for w in name.split()):
             continue
-        out.append(CaseCitation(start, stop, name, CASE_NAME, None, None, None, None, None, False,
-                                case_name_key(name), name, name, None))
+        out.append(_ShortRef(start, m.end(), "supra", name))
     return out
+
+
+def _ibid_refs(text: str, spans: Iterable[tuple[int, int]]) -> list[_ShortRef]:
+    """'Ibid., para 12', '(ibid)', 'Id. at 45', '(id.)', outside the citation `spans`.
+
+    "id." counts only in brackets or where a sentence, clause or "see" opens before it, so
+    that "the user id." is no citation; "paid." and "valid." fail the word boundary.
+    """
+    taken = Spans(spans)
+    out = []
+    for m in IBID.finditer(text):
+        start, end = m.span()
+        bracketed = text[start] == "("
+        if not bracketed and start and (text[start - 1].isalnum() or text[start - 1] in
+                                        "._-/@'’"):
+            continue
+        form = "id." if m.group().lstrip("(").lower().startswith("id") else "ibid"
+        if form == "id." and not bracketed and not ID_LEAD.search(text, max(0, start - 12),
+                                                                   start):
+            continue
+        if taken.overlaps(start, end):
+            continue  # inside a citation: "ibid" as a party's word
+        out.append(_ShortRef(start, end, form, None))
+    return out
+
+
+def _resolve_short_forms(text: str, full: list[CaseCitation],
+                         refs: list[_ShortRef]) -> list[CaseCitation]:
+    """One citation per short form: a copy of the citation it refers to, at its own span."""
+    out: list[CaseCitation] = []
+    parties: tuple[dict, dict] = ({}, {})  # petitioner / respondent word runs -> last citation
+    last: CaseCitation | None = None  # the citation just before: what "ibid" refers to
+    prev_name = None
+    i = 0
+    for ref in sorted(refs):
+        while i < len(full) and full[i].start < ref.start:
+            cite = last = full[i]
+            # Parallel citations share a name: the first of them stands for the case.
+            if cite.case_name and cite.case_name != prev_name:
+                _index_parties(cite, parties)
+            prev_name = cite.case_name
+            i += 1
+        if ref.form == "supra":
+            words = tuple(_party_key(ref.name or "").split())
+            target = parties[0].get(words) or parties[1].get(words)
+        else:
+            target = last if last is not None and last.end >= ref.start - IBID_WINDOW else None
+        written = text[ref.start:ref.end]
+        if target is None or target.kind == SHORT_FORM:
+            name = ref.name or (target.case_name if target else None)
+            last = CaseCitation(ref.start, ref.end, written, SHORT_FORM, None, None, None, None,
+                                None, False, None, name, name, None, ref.form, None)
+        else:
+            last = _referring(target, ref, written)
+        out.append(last)
+    return out
+
+
+def _referring(t: CaseCitation, ref: _ShortRef, written: str) -> CaseCitation:
+    """`t` at the short form's span: dataclasses.replace would take twice as long, which
+    counts in text dense with short forms."""
+    return CaseCitation(ref.start, ref.end, written, t.kind, t.reporter, t.year, t.volume, t.page,
+                        t.court, t.supplementary, t.key, t.case_name, t.petitioner, t.respondent,
+                        ref.form, t.antecedent or (t.start, t.end))
+
+
+def _index_parties(cite: CaseCitation, parties: tuple[dict, dict]) -> None:
+    """Every run of words of each party's name, as a supra name could write it."""
+    for index, party in zip(parties, (cite.petitioner, cite.respondent), strict=True):
+        words = _party_key(party or "").split()
+        for a in range(len(words)):
+            for b in range(a + 1, min(len(words), a + MAX_SUPRA_WORDS) + 1):
+                index[tuple(words[a:b])] = cite
 
 
 # --- putting it together ------------------------------------------------------------------
@@ -586,9 +686,13 @@ def extract_case_citations(text: str) -> list[CaseCitation]:
                           False, None, None, None, None) for m in MASK.finditer(text)]
     names = _case_names(text)
     names, reporters = _attach_names(text, names, reporters)
-    taken = [(c.start, c.end) for c in names] + [(c.start, c.end) for c in reporters]
-    names += _supra_names(text, taken)
-    return sorted([*reporters, *masks, *names], key=lambda c: (c.start, c.end))
+    full = sorted([*reporters, *masks, *names], key=lambda c: (c.start, c.end))
+    refs = _supra_refs(text, [(c.start, c.end) for c in chain(names, reporters)])
+    refs += _ibid_refs(text, [(c.start, c.end) for c in chain(full, refs)])
+    if not refs:
+        return full
+    return sorted([*full, *_resolve_short_forms(text, full, refs)],
+                  key=lambda c: (c.start, c.end))
 
 
 def parse_case_citation(raw: str) -> CaseCitation | None:

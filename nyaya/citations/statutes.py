@@ -5,6 +5,13 @@ found: named in the phrase ("explicit"), taken from the document ("context": "Se
 Act", a bare "Section 302" shortly after the Indian Penal Code was named, an Article with no
 instrument named), or not at all ("unresolved", with the reason in `problem`).
 
+Short forms with no number ("the said section", "that section", "the same section", "the said
+provision") are mentions too, of the provision cited last before them ("short_form": its Act,
+section and unit, and its span in `antecedent`), so that they get that provision's verdict. One
+with nothing cited in the CONTEXT_WINDOW before it, or after a phrase citing several provisions
+("Sections 302/34"), is "unresolved": which provision it means cannot be told. Having no
+number, a short form's `start`/`end` are those of its phrase.
+
 Built for volume (whole judgment corpora) and for untrusted text (model answers): every regex is
 anchored on a rare literal token, every quantifier is bounded, and Act names are resolved by
 dictionary lookups over word prefixes, never by scanning the alias table.
@@ -17,14 +24,14 @@ Rule number (the Order number where no Rule is cited).
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from itertools import chain, islice
 from typing import NamedTuple
 
-from nyaya.citations.scan import tokens_before
+from nyaya.citations.scan import Spans, tokens_before
 from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.registry import AliasIndex, normalize_alias
 
@@ -33,10 +40,12 @@ ARTICLE = "article"
 ORDER_RULE = "order_rule"
 EXPLICIT = "explicit"
 CONTEXT = "context"
+SHORT_FORM = "short_form"
 UNRESOLVED = "unresolved"
 ACT_NOT_NAMED = "act not named"
 
-CONTEXT_WINDOW = 3000  # how far back a bare "Section 302" may take its Act from
+CONTEXT_WINDOW = 3000  # how far back a bare "Section 302" (or "the said section") may look
+NO_ANTECEDENT = f"short form with no provision cited in the {CONTEXT_WINDOW} characters before it"
 LIMITATION_WINDOW = 250  # a bare "Article 58" this close after the Limitation Act is its Article
 MAX_ITEMS = 60  # provisions in one list ("Sections 1, 2, 3, ..."): longer runs are not citations
 MAX_SEGMENTS = 20  # "Section 302 read with Section 34 ..." links in one phrase
@@ -60,8 +69,9 @@ class StatuteMention:
     section: str | None  # normalize_section_number form; "O39R1" for order_rule
     unit: str | None  # "(1)(ia)" when a sub-section or clause is named
     act_text: str | None  # the Act as written, None when it was not written
-    resolution: str  # "explicit" | "context" | "unresolved"
+    resolution: str  # "explicit" | "context" | "short_form" | "unresolved"
     problem: str | None
+    antecedent: tuple[int, int] | None = None  # a short form's provision: its start, end
 
 
 # --- regexes ------------------------------------------------------------------------------
@@ -703,7 +713,7 @@ class _Reader:
                 continue
             code, resolution, problem = self._resolve(segment.kind, act, segment.items[0].start)
             act_text = self.text[act.start:act.end] if act else None
-            unit_before = self._unit_before(m.start()) if i == 0 else None
+            unit_before = _unit_before(self.text, m.start()) if i == 0 else None
             for j, item in enumerate(segment.items):
                 unit = item.unit
                 if unit_before and j == 0:
@@ -826,17 +836,6 @@ class _Reader:
         if not code:
             return None
         return _Act("code", start, m.end("act"), token, code)
-
-    def _unit_before(self, pos: int) -> str | None:
-        """'clause (a) of sub-section (1) of Section 13' -> '(1)(a)'."""
-        lo = max(0, pos - 90)
-        tail = self.text[max(0, pos - 9):pos]
-        if ")" not in tail or "of" not in tail:
-            return None
-        m = UNIT_BEFORE.search(self.text, lo, pos)
-        if not m:
-            return None
-        return "".join(f"({u})" for u in reversed(PAREN_UNIT.findall(m.group())))
 
     # --- the Act part ------------------------------------------------------------------------
     def _act_after(self, kind: str, pos: int) -> _Act | None:
@@ -1044,6 +1043,18 @@ class _Reader:
         return _from_event(self.doc.bare_context(pos))
 
 
+def _unit_before(text: str, pos: int) -> str | None:
+    """'clause (a) of sub-section (1) of Section 13' -> '(1)(a)'."""
+    lo = max(0, pos - 90)
+    tail = text[max(0, pos - 9):pos]
+    if ")" not in tail or "of" not in tail:
+        return None
+    m = UNIT_BEFORE.search(text, lo, pos)
+    if not m:
+        return None
+    return "".join(f"({u})" for u in reversed(PAREN_UNIT.findall(m.group())))
+
+
 def _from_event(event: _Event | None) -> tuple[str | None, str, str | None]:
     if event is None:
         return None, UNRESOLVED, ACT_NOT_NAMED
@@ -1077,12 +1088,15 @@ def extract_statute_mentions(text: str, aliases: AliasIndex) -> list[StatuteMent
     if not text:
         return []
     mentions = _Reader(text, _prepared(aliases)).extract()
-    taken = [(m.group_start, m.group_end) for m in mentions]
+    taken = Spans((m.group_start, m.group_end) for m in mentions)
     extra = [m for m in _acronym_mentions(text, aliases)
-             if not any(start < m.group_end and m.start < end for start, end in taken)]
-    if not extra:
+             if not taken.overlaps(m.start, m.group_end)]
+    if extra:
+        mentions = sorted([*mentions, *extra], key=lambda m: (m.start, m.end))
+    short = _short_forms(text, mentions)
+    if not short:
         return mentions
-    return sorted([*mentions, *extra], key=lambda m: (m.start, m.end))
+    return sorted([*mentions, *short], key=lambda m: (m.start, m.end))
 
 
 # "BNS 302", "IPC 498A", "CrPC 438(2)", "BNSS_2023 173": an Act acronym, then the number with no
@@ -1109,3 +1123,79 @@ def _acronym_mentions(text: str, aliases: AliasIndex) -> list[StatuteMention]:
             ARTICLE if code == aliases.resolve("Constitution") else SECTION, code,
             _section(m.group("num")), m.group("unit") or None, act, EXPLICIT, None))
     return found
+
+
+# "the said section", "that section", "the same section", "the said provision": a provision
+# cited again without its number. Anchored on the modifier; "the" before it is read in Python.
+SAID = re.compile(r"(?P<mod>said|aforesaid|same|that|That|Said|Aforesaid|SAID|THAT)\s{1,2}"
+                  r"(?P<head>section|Section|SECTION|provision|Provision|PROVISION)"
+                  r"(?![A-Za-z0-9'’-])")
+THE_BEFORE = re.compile(r"(?:the|The|THE)\s{1,2}$")
+# A number after it is a numbered citation ("that Section 34", read by the Reader); "that
+# section of the society", "the same provision in the Rules", "the said provision for
+# reservation" are not about a cited provision.
+NOT_SHORT = re.compile(r"[ \t]{0,3}[0-9IVXLC]|\s{1,2}(?:of|in|under|for)\s")
+
+
+def _short_forms(text: str, mentions: list[StatuteMention]) -> list[StatuteMention]:
+    """Mentions for the short forms in `text`, each of the provision cited last before it
+    ('the said section': the last Section; 'the said provision': the last of any kind)."""
+    groups = _groups(mentions)
+    taken = Spans((g[0].group_start, g[0].group_end) for g in groups)
+    by_end = sorted(groups, key=lambda g: g[0].group_end)
+    latest = {head: ([g[0].group_end for g in kept], kept) for head, kept in (
+        ("provision", by_end), ("section", [g for g in by_end if g[0].kind == SECTION]))}
+    out: list[StatuteMention] = []
+    for m in SAID.finditer(text):
+        start, end = m.span()
+        mod, head = m.group("mod").lower(), m.group("head").lower()
+        if (start and (text[start - 1].isalnum() or text[start - 1] in "-_/.'’")) or (
+                mod == "that" and head != "section") or NOT_SHORT.match(text, end):
+            continue  # "so that provision is made" is no reference
+        the = THE_BEFORE.search(text, max(0, start - 6), start)
+        if (the and mod == "that") or (not the and mod == "same"):
+            continue  # "the that section"; "same section" (the same as what?)
+        if the:
+            start = the.start()
+        if taken.overlaps(start, end):
+            continue  # part of a cited phrase
+        ends, kept = latest[head]
+        j = bisect_right(ends, start)
+        near = bool(j) and ends[j - 1] >= start - CONTEXT_WINDOW
+        out.append(_short_form(text, start, end, kept[j - 1] if near else None))
+    return out
+
+
+def _groups(mentions: list[StatuteMention]) -> list[list[StatuteMention]]:
+    """Mentions cited in one phrase, phrase by phrase, in text order."""
+    groups: list[list[StatuteMention]] = []
+    for m in sorted(mentions, key=lambda x: (x.group_start, x.start)):
+        if groups and m.group_start == groups[-1][0].group_start:
+            groups[-1].append(m)
+        else:
+            groups.append([m])
+    return groups
+
+
+def _short_form(text: str, start: int, end: int,
+                group: list[StatuteMention] | None) -> StatuteMention:
+    """The mention a short form at [start, end) stands for, given the last group before it."""
+    phrase = text[start:end]
+    unit = _unit_before(text, start)  # "sub-section (2) of that section"
+    if not group:
+        return StatuteMention(start, end, start, end, phrase, SECTION, None, None, unit, None,
+                              UNRESOLVED, NO_ANTECEDENT)
+    cited = list(dict.fromkeys((m.act_code, m.section) for m in group))
+    if len(cited) > 1:
+        numbers = ", ".join(dict.fromkeys(str(section) for _, section in cited))
+        return StatuteMention(start, end, start, end, phrase, group[0].kind, None, None, unit,
+                              None, UNRESOLVED, f"short form after several provisions cited "
+                              f"together ({numbers}): which one it means is unclear")
+    first = group[0]
+    units = {m.unit for m in group}
+    if unit is None and len(units) == 1:
+        unit = first.unit
+    resolution = SHORT_FORM if first.act_code else UNRESOLVED
+    return StatuteMention(start, end, start, end, phrase, first.kind, first.act_code,
+                          first.section, unit, None, resolution, first.problem,
+                          (first.start, first.end))

@@ -15,7 +15,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
-from nyaya.citations.cases import CaseCitation, case_name_key, extract_case_citations
+from nyaya.citations.cases import (
+    SHORT_FORM,
+    CaseCitation,
+    case_name_key,
+    extract_case_citations,
+)
 from nyaya.judgments.identity import jaccard, name_tokens
 from nyaya.tables import read_table, records
 from nyaya.verify import panel
@@ -183,10 +188,24 @@ class CaseVerifier:
         return [check.verdict for check in self.check_text(text)]
 
     def check_text(self, text: str) -> list[CaseCheck]:
+        """A short form ("ibid", "X (supra)") gets the check of the citation it refers to."""
         cites = [c for c in extract_case_citations(text) if c.kind != "masked"]
-        return [self.check(c) for c in attach_adjacent_names(text, cites)]
+        checks: list[CaseCheck] = []
+        by_span: dict[tuple[int, int], CaseCheck] = {}
+        for cite in attach_adjacent_names(text, cites):
+            antecedent = by_span.get(cite.antecedent) if cite.antecedent else None
+            if antecedent is None:
+                check = by_span[(cite.start, cite.end)] = self.check(cite)
+            else:
+                check = _short_form_check(cite, antecedent)
+            checks.append(check)
+        return checks
 
     def check(self, cite: CaseCitation) -> CaseCheck:
+        if cite.kind == SHORT_FORM:
+            return CaseCheck(self._verdict(
+                cite, UNVERIFIABLE, f"'{cite.text}' is a short form, and no case is cited "
+                "before it in this text for it to refer to: cite the case in full"), None)
         if cite.kind == "case_name":
             return CaseCheck(self._check_name(cite), None)
         ids = self.by_key.get(cite.key, set()) if cite.key else set()
@@ -266,6 +285,14 @@ class CaseVerifier:
                                status=status, reason=reason, source=source,
                                case_key=cite.key, case_name=cite.case_name,
                                matched=case.matched() if case else None)
+
+
+def _short_form_check(cite: CaseCitation, antecedent: CaseCheck) -> CaseCheck:
+    """The antecedent's verdict, at the short form's own text and span."""
+    full = antecedent.verdict
+    verdict = replace(full, text=cite.text, span=(cite.start, cite.end),
+                      reason=f"'{cite.text}' refers to {full.text}: {full.reason}")
+    return CaseCheck(verdict, antecedent.validation)
 
 
 NAME_GAP = re.compile(r"[\s,;:]{0,4}")

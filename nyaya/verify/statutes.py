@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import lru_cache
 
@@ -175,6 +175,10 @@ class StatuteChecker:
             span=(mention.group_start, mention.group_end), kind="statute", status=NOT_FOUND,
             reason="", act_code=mention.act_code, section_number=mention.section,
             unit=mention.unit)
+        if mention.section is None:  # a short form ("the said section") with no antecedent
+            verdict.reason = (f"'{verdict.text}' cannot be verified: {mention.problem}; cite "
+                              f"the provision by its number.")
+            return verdict
         if mention.act_code is None:
             verdict.reason = (f"The Act of section {mention.section} could not be identified "
                               f"({mention.problem or 'no Act named'}), so it cannot be verified: "
@@ -272,9 +276,26 @@ class StatuteChecker:
 def verify_statutes(text: str, checker: StatuteChecker, *, as_of: date | None = None,
                     indexed: Callable[[str, str], bool] | None = None) -> list[CitationVerdict]:
     """One verdict per statute mention in `text`, in order; `indexed(act, section)` says whether
-    the vector store holds a section (None: everything is confirmed from the canonical table)."""
-    return [checker.verdict(text, mention, as_of=as_of, indexed=indexed)
-            for mention in extract_statute_mentions(text, checker.aliases)]
+    the vector store holds a section (None: everything is confirmed from the canonical table).
+
+    A short form ("the said section") gets its antecedent's verdict: judged by the words around
+    it, a false-friend check could contradict the verdict on the provision it repeats."""
+    verdicts: list[CitationVerdict] = []
+    by_span: dict[tuple[int, int, str | None], CitationVerdict] = {}
+    for mention in extract_statute_mentions(text, checker.aliases):
+        antecedent = (by_span.get((*mention.antecedent, mention.section))
+                      if mention.antecedent else None)
+        if antecedent is None or antecedent.unit != mention.unit:  # "sub-section (2) of it"
+            verdict = checker.verdict(text, mention, as_of=as_of, indexed=indexed)
+            by_span[(mention.start, mention.end, mention.section)] = verdict
+        else:
+            written = text[mention.group_start:mention.group_end]
+            verdict = replace(antecedent, text=written, span=(mention.group_start,
+                                                              mention.group_end),
+                              reason=f"'{written}' refers to {antecedent.text}: "
+                              f"{antecedent.reason}", successors=list(antecedent.successors))
+        verdicts.append(verdict)
+    return verdicts
 
 
 def _label(act_code: str | None, section: str | None, unit: str | None) -> str:
