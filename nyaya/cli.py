@@ -42,14 +42,12 @@ def _lookup(args: argparse.Namespace) -> int:
     return 0 if result.found else 1
 
 
-def _load_case_verifier(settings: Settings):
-    """The case verifier when its module and tables exist; else None and why not."""
+def _load_case_verifier(settings: Settings, llm=None):
+    """The case verifier when its tables exist; else None and why not."""
+    from nyaya.verify.cases import load_case_verifier
+
     try:
-        from nyaya.verify.cases import load_case_verifier
-    except ImportError:
-        return None, "case citations not checked: the case verifier is not available"
-    try:
-        return load_case_verifier(settings), None
+        return load_case_verifier(settings, llm), None
     except FileNotFoundError as err:
         return None, f"case citations not checked: {err}"
 
@@ -62,7 +60,8 @@ def _verify(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     try:
         checker = StatuteChecker.from_settings(settings)
-    except FileNotFoundError as err:
+        llm = _llm(settings) if args.llm else None
+    except (FileNotFoundError, ValueError) as err:
         print(f"nyaya verify: {err}", file=sys.stderr)
         return 2
     if args.file == "-":
@@ -70,11 +69,13 @@ def _verify(args: argparse.Namespace) -> int:
     else:
         with open(args.file, encoding="utf-8") as handle:
             text = handle.read()
-    case_verifier, why_not = _load_case_verifier(settings)
+    case_verifier, why_not = _load_case_verifier(settings, llm)
     report = verify_text(text, checker, as_of=args.as_of, case_verifier=case_verifier,
                          query=args.query)
     if why_not:
-        report.notes = [why_not]
+        report.notes.append(why_not)
+    if llm is not None:
+        report.notes.append(f"case panel: LLM validators at {llm.chat_url} (model {llm.model})")
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
     else:
@@ -175,6 +176,9 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("--query", default=None,
                         help="the question the text answers; stored in the report for the "
                         "relevance check, which is not implemented yet")
+    verify.add_argument("--llm", action="store_true",
+                        help="judge case citations we do not hold with the LLM validators at "
+                        "NYAYA_LLM_URL (model NYAYA_LLM_MODEL) instead of the rules")
     verify.set_defaults(handler=_verify)
     segments = commands.add_parser(
         "verify-segments", help="check each [E1]-marked segment of a text against an evidence "

@@ -337,3 +337,23 @@ def test_verify_segments_cli_lets_the_llm_judge(stub: Stub, tmp_path, monkeypatc
     assert cli.main(["verify-segments", str(answer), "--evidence", str(evidence),
                      "--llm"]) == 2
     assert "--llm needs NYAYA_LLM_URL and NYAYA_LLM_MODEL" in capsys.readouterr().err
+
+
+def test_case_verifier_with_llm_panel(stub: Stub) -> None:
+    """Not held: the LLM panel judges; when the endpoint fails, the citation is unverifiable
+    ('panel incomplete'), never called fabricated because of an outage."""
+    from test_verify_cases import EDGES, JUDGMENTS, NODES, REGISTRY
+
+    from nyaya.verify.cases import UNVERIFIABLE, CaseVerifier
+
+    text = "Sunil Batra v. Delhi Administration, AIR 1978 SC 1675"
+    valid = [verdict("VALID") for _ in range(5)]
+    stub.script(*valid)
+    checked = CaseVerifier(JUDGMENTS, REGISTRY, NODES, EDGES, now_year=2025,
+                           llm=stub.endpoint()).verify(text)
+    assert [v.status for v in checked] == [UNVERIFIABLE] and "5/5 VALID" in checked[0].reason
+    assert len(stub.requests) == 5
+    down = CaseVerifier(JUDGMENTS, REGISTRY, NODES, EDGES, now_year=2025,
+                        llm=LlmEndpoint(closed_port_url(), MODEL, timeout_s=2)).verify(text)
+    assert [v.status for v in down] == [UNVERIFIABLE]
+    assert "panel incomplete: 5 of 5 LLM validators failed" in down[0].reason

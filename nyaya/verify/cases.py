@@ -24,6 +24,7 @@ from nyaya.citations.cases import (
 from nyaya.judgments.identity import jaccard, name_tokens
 from nyaya.tables import read_table, records
 from nyaya.verify import panel
+from nyaya.verify.llm import LLM_FAILED, LlmEndpoint
 from nyaya.verify.model import (
     AMBIGUOUS,
     CASE_NOT_FOUND,
@@ -113,8 +114,9 @@ class CaseVerifier:
 
     def __init__(self, judgments: Iterable[dict], registry: Iterable[dict],
                  nodes: Iterable[dict] = (), edges: Iterable[dict] = (),
-                 now_year: int | None = None) -> None:
+                 now_year: int | None = None, llm: LlmEndpoint | None = None) -> None:
         self.now_year = now_year
+        self.llm = llm  # the panel's LLM validators instead of its rules, when given
         self.cases: dict[str, Case] = {}
         record_case: dict[str, str] = {}
         for row in judgments:
@@ -174,12 +176,12 @@ class CaseVerifier:
         return self.cases[case_id]
 
     @classmethod
-    def from_tables(cls, settings) -> CaseVerifier:
+    def from_tables(cls, settings, llm: LlmEndpoint | None = None) -> CaseVerifier:
         """Built from the warehouse Parquet tables."""
         def rows(name: str) -> list[dict]:
             return records(read_table(settings.table_path(name)))
         return cls(rows("judgments"), rows("sc_case_registry"), rows("citation_graph_nodes"),
-                   rows("citation_graph_edges"))
+                   rows("citation_graph_edges"), llm=llm)
 
     # --- checking ------------------------------------------------------------------------
 
@@ -267,10 +269,16 @@ class CaseVerifier:
                 f"{cite.key} is not in the SC registry, which holds "
                 f"{self.neutral_held.get(cite.year or 0, 0)} of the {held.max_number} "
                 f"neutral citations of {cite.year}")
-        result = panel.run_panel(cite, finding, self.neutral, self.now_year)
+        result = panel.run_panel(cite, finding, self.neutral, self.now_year, llm=self.llm)
         c = result.consensus
         summary = (f"panel {c.verdict_counts['VALID']}/5 VALID, {c.recommendation}"
                    + (f" ({'; '.join(result.flags)})" if result.flags else ""))
+        failed = [e for e in result.evaluations if e.reason == LLM_FAILED]
+        if failed and not result.flags:  # an outage is not evidence of fabrication
+            return CaseCheck(self._verdict(
+                cite, UNVERIFIABLE, f"{finding.detail}; panel incomplete: {len(failed)} of 5 "
+                f"LLM validators failed ({failed[0].detail}): confirm it in the reporter"),
+                result)
         if result.flags or c.recommendation == panel.LIKELY_HALLUCINATED:
             return CaseCheck(self._verdict(
                 cite, CASE_NOT_FOUND, f"{finding.detail}; likely fabricated: {summary}; remove "
@@ -317,6 +325,7 @@ def attach_adjacent_names(text: str, cites: list[CaseCitation]) -> list[CaseCita
     return out
 
 
-def load_case_verifier(settings) -> Callable[[str], list[CitationVerdict]]:
+def load_case_verifier(settings, llm: LlmEndpoint | None = None
+                       ) -> Callable[[str], list[CitationVerdict]]:
     """A function verifying every case citation in a text against the warehouse tables."""
-    return CaseVerifier.from_tables(settings).verify
+    return CaseVerifier.from_tables(settings, llm).verify
