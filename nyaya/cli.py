@@ -43,9 +43,11 @@ def _lookup(args: argparse.Namespace) -> int:
 
 
 def _load_case_verifier(settings: Settings, llm=None):
-    """The case verifier when its tables exist; else None and why not."""
-    from nyaya.verify.cases import load_case_verifier
-
+    """The case verifier when its module and tables exist; else None and why not."""
+    try:
+        from nyaya.verify.cases import load_case_verifier
+    except ImportError:
+        return None, "case citations not checked: the case verifier is not available"
     try:
         return load_case_verifier(settings, llm), None
     except FileNotFoundError as err:
@@ -53,7 +55,7 @@ def _load_case_verifier(settings: Settings, llm=None):
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from nyaya.verify.gate import render_blocks, verify_text
+    from nyaya.verify.gate import NO_CASE_VERIFIER, render_blocks, verify_text
     from nyaya.verify.model import OVERALL_VERIFIED
     from nyaya.verify.statutes import StatuteChecker
 
@@ -61,6 +63,11 @@ def _verify(args: argparse.Namespace) -> int:
     try:
         checker = StatuteChecker.from_settings(settings)
         llm = _llm(settings) if args.llm else None
+        judge = None
+        if args.query:  # the judge's module loads retrieval code: only when it is needed
+            from nyaya.verify.relevance import RelevanceJudge
+
+            judge = RelevanceJudge.from_settings(settings)
     except (FileNotFoundError, ValueError) as err:
         print(f"nyaya verify: {err}", file=sys.stderr)
         return 2
@@ -71,9 +78,9 @@ def _verify(args: argparse.Namespace) -> int:
             text = handle.read()
     case_verifier, why_not = _load_case_verifier(settings, llm)
     report = verify_text(text, checker, as_of=args.as_of, case_verifier=case_verifier,
-                         query=args.query)
-    if why_not:
-        report.notes.append(why_not)
+                         query=args.query, relevance=judge)
+    if why_not:  # the specific reason instead of the gate's generic note
+        report.notes = [why_not if note == NO_CASE_VERIFIER else note for note in report.notes]
     if llm is not None:
         report.notes.append(f"case panel: LLM validators at {llm.chat_url} (model {llm.model})")
     if args.json:

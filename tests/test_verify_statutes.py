@@ -266,7 +266,8 @@ def warehouse(tmp_path, monkeypatch):
     write_table(pd.DataFrame(TRANSITIONS), tmp_path / "warehouse" / "law_transition_map.parquet")
     monkeypatch.setenv("NYAYA_DATA", str(tmp_path))
     # the case verifier is another module's; keep these tests about statutes
-    monkeypatch.setattr(cli, "_load_case_verifier", lambda settings: (None, "cases skipped"))
+    monkeypatch.setattr(cli, "_load_case_verifier", lambda settings, llm=None: (None,
+                                                                            "cases skipped"))
     return tmp_path
 
 

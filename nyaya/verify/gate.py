@@ -4,6 +4,11 @@ Overall status (issue 6, specification 000 s.8): VERIFIED when every citation su
 there is at least one); PARTIALLY_VERIFIED when some statute survives but not everything does;
 PRECEDENT_ONLY when no statute survives but a case citation was FOUND (the statutory gap is
 disclosed); UNVERIFIED when nothing survives or nothing was cited (the cannot-verify message).
+
+Given the query and a relevance judge, every VERIFIED statute citation is also judged against the
+query (`nyaya.verify.relevance`): existence is not relevance. A NOT_APPLICABLE one no longer
+survives (it exists, but must be removed); a TANGENTIAL one survives with a note. Without a query
+the verdicts and the output are those of the existence checks alone.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
+from typing import TYPE_CHECKING
 
 from nyaya.verify.model import (
     FALSE_FRIEND,
@@ -26,6 +32,9 @@ from nyaya.verify.model import (
     CitationVerdict,
 )
 from nyaya.verify.statutes import StatuteChecker, verify_statutes
+
+if TYPE_CHECKING:  # the judge's module loads retrieval code; the gate needs only its type
+    from nyaya.verify.relevance import RelevanceJudge
 
 CaseVerifier = Callable[[str], list[CitationVerdict]]
 
@@ -44,6 +53,7 @@ MESSAGES = {
         "law before relying on it."),
     UNVERIFIED: CANNOT_VERIFY,
 }
+NO_CASE_VERIFIER = "case citations were not checked (no case verifier available)"
 REMOVE = "ACTION REQUIRED: Remove this citation from the response."
 
 
@@ -54,7 +64,7 @@ class VerificationReport:
     verdicts: list[CitationVerdict]
     overall: str
     message: str
-    query: str | None = None  # kept for the relevance step (issue 6), not yet used
+    query: str | None = None  # the question the text answers; statutes are judged against it
     as_of: date | None = None
     cases_checked: bool = False
     notes: list[str] = field(default_factory=list)
@@ -85,12 +95,23 @@ def overall_status(verdicts: list[CitationVerdict]) -> str:
 
 def verify_text(text: str, checker: StatuteChecker, *, as_of: date | None = None,
                 case_verifier: CaseVerifier | None = None, query: str | None = None,
-                indexed: Callable[[str, str], bool] | None = None) -> VerificationReport:
-    """Verify every statute (and, given `case_verifier`, every case) citation in `text`."""
+                indexed: Callable[[str, str], bool] | None = None,
+                relevance: RelevanceJudge | None = None) -> VerificationReport:
+    """Verify every statute (and, given `case_verifier`, every case) citation in `text`; given
+    `query` and `relevance`, judge each VERIFIED statute citation's relevance to the query."""
     verdicts = verify_statutes(text, checker, as_of=as_of, indexed=indexed)
     notes = []
+    if query and relevance is not None:
+        for verdict in verdicts:
+            if verdict.status == VERIFIED:
+                verdict.relevance = relevance.judge(query, verdict.act_code or "",
+                                                    verdict.section_number or "").to_dict()
+        removed = sum(v.not_applicable for v in verdicts)
+        if removed:
+            notes.append(f"{removed} statute citation(s) exist but do not apply to the query "
+                         "(relevance NOT_APPLICABLE) and must be removed")
     if case_verifier is None:
-        notes.append("case citations were not checked (no case verifier available)")
+        notes.append(NO_CASE_VERIFIER)
     else:
         verdicts += case_verifier(text)
     verdicts.sort(key=lambda v: (v.span[0], v.span[1]))
@@ -113,13 +134,22 @@ def render_verdict(verdict: CitationVerdict) -> str:
     if verdict.kind != "statute":
         return _case_block(verdict)
     cited = f"{verdict.act_code or '?'} s.{verdict.section_number or '?'}{verdict.unit or ''}"
+    info = verdict.matched or {}
+    if verdict.not_applicable:
+        return "\n".join([
+            f"CITATION NOT APPLICABLE: {cited} (as written: {verdict.text!r})",
+            f"Status: VERIFIED (source: {verdict.source}), relevance NOT_APPLICABLE — "
+            f"{_relevance(verdict)}",
+            f"Section: {verdict.section_number} — {info.get('title')}",
+            "It exists, but it does not answer the query.", REMOVE])
     if verdict.status == VERIFIED:
-        info = verdict.matched or {}
-        lines = [f"CITATION VERIFIED: {cited}", f"Status: VERIFIED (source: {verdict.source})",
-                 "", f"Section: {verdict.section_number} — {info.get('title')}",
-                 f"Act: {info.get('act_title')} ({verdict.act_code})",
-                 f"Era: {info.get('era')} | Applicable from: "
-                 f"{info.get('applicable_from') or 'not recorded'}"]
+        lines = [f"CITATION VERIFIED: {cited}", f"Status: VERIFIED (source: {verdict.source})"]
+        if verdict.relevance:
+            lines.append(f"Relevance: {verdict.relevance['verdict']} — {_relevance(verdict)}")
+        lines += ["", f"Section: {verdict.section_number} — {info.get('title')}",
+                  f"Act: {info.get('act_title')} ({verdict.act_code})",
+                  f"Era: {info.get('era')} | Applicable from: "
+                  f"{info.get('applicable_from') or 'not recorded'}"]
         if info.get("chapter_number"):
             lines.append(f"Chapter: {info['chapter_number']} — "
                          f"{info.get('chapter_title') or ''}".rstrip(" —"))
@@ -138,6 +168,11 @@ def render_verdict(verdict: CitationVerdict) -> str:
         lines.append("Do not renumber or substitute another section for it.")
     lines.append(REMOVE)
     return "\n".join(lines)
+
+
+def _relevance(verdict: CitationVerdict) -> str:
+    relevance = verdict.relevance or {}
+    return f"{relevance.get('reason')} (source: {relevance.get('source')})"
 
 
 def _case_block(verdict: CitationVerdict) -> str:

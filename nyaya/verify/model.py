@@ -16,6 +16,11 @@ AMBIGUOUS = "AMBIGUOUS"
 OVERRULED = "OVERRULED"
 CASE_NOT_FOUND = "NOT_FOUND"
 
+# relevance of an existing statute citation to the query (nyaya.verify.relevance)
+RELEVANT = "RELEVANT"  # answers the query
+TANGENTIAL = "TANGENTIAL"  # a supporting provision: survives, with a note
+NOT_APPLICABLE = "NOT_APPLICABLE"  # exists, but does not answer the query: remove
+
 # where an existing statute citation was confirmed
 SOURCE_VECTOR_STORE = "vector store"
 SOURCE_CANONICAL_TABLE = "canonical table, not yet indexed"
@@ -27,7 +32,8 @@ PRECEDENT_ONLY = "PRECEDENT_ONLY"
 UNVERIFIED = "UNVERIFIED"
 
 # citations with these verdicts survive the gate (a stale or false-friend citation does not:
-# it is replaced by nothing, and the verdict names the successor for a person to check)
+# it is replaced by nothing, and the verdict names the successor for a person to check), unless
+# judged NOT_APPLICABLE to the query: existence is not relevance
 SURVIVING = {VERIFIED, FOUND}
 
 
@@ -46,10 +52,15 @@ class CitationVerdict:
     case_key: str | None = None  # canonical reporter key, for cases
     case_name: str | None = None  # as written, for cases
     matched: dict | None = None  # the registry record / judgment it matched, for cases
+    relevance: dict | None = None  # Relevance.to_dict() when a query was judged, for statutes
+
+    @property
+    def not_applicable(self) -> bool:
+        return self.relevance is not None and self.relevance["verdict"] == NOT_APPLICABLE
 
     @property
     def survives(self) -> bool:
-        return self.status in SURVIVING
+        return self.status in SURVIVING and not self.not_applicable
 
     def to_dict(self) -> dict:
         row = asdict(self)

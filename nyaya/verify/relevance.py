@@ -1,0 +1,421 @@
+"""Relevance of a cited section to the question asked: existence is not relevance (issue 6).
+
+Specification 001's "yes-man" failure: asked "My landlord is not returning my security deposit",
+the served system cited BSA s.112 (burden of proof, landlord and tenant), TPA s.114 (relief
+against forfeiture for non-payment of rent) and ACA s.38 (arbitration deposits). All three exist,
+so an existence check passed them; none answers the question. Each (query, section) pair gets
+RELEVANT, TANGENTIAL or NOT_APPLICABLE, from one of two sources:
+
+- qrels: a query of a labeled set (the same text after case and whitespace normalization) is
+  judged by its graded judgments: grade >= 2 RELEVANT, 1 TANGENTIAL, 0 or not judged at all
+  NOT_APPLICABLE (the sets judge every section they consider relevant).
+- score: any other query, by a deterministic score with two calibrated thresholds, RELEVANT at
+  >= T_HIGH, TANGENTIAL at >= T_LOW, NOT_APPLICABLE below. The score adds three terms:
+  * lexical: the section's BM25 score (title + text, the retrieval tokenizer) for the query,
+    divided by the best BM25 score of any section in the table for that query: 1.0 is the best
+    lexical match there is, whatever the query's length;
+  * domain (weight DOMAIN_WEIGHT): the query's legal domain from the judgment domain tagger
+    (`nyaya.judgments.domains`: its phrase lexicon on the query, and the Acts the query names),
+    against the domain of the section's Act (Articles by their group). The share of the query's
+    domain evidence that falls in the section's domain when there is some, -1 when the query
+    clearly belongs elsewhere (a tenancy question and an evidence or arbitration Act), 0 when
+    either side has no domain (general Acts, queries without domain words);
+  * named (NAMED_BONUS): the query itself names the section, or a repealed section whose
+    successor it is ("IPC 302" names BNS 103), read by the retrieval query analyzer.
+  No cross-encoder is available offline; the dense embedders were tried as a fourth term and
+  separated relevant from retrieved-but-unjudged sections no better than chance (AUC 0.53).
+
+Calibration (`calibrate`): the judged pairs of the training half of nyaya-statutes
+(evals.tuning.split_of), and as negatives what a plain retrieval or a near miss would cite, when
+unjudged: each query's top NEGATIVE_DEPTH BM25 sections and the sections next to its judged ones.
+T_LOW is the highest cut whose removals are at least MIN_REMOVAL_PRECISION unjudged on those
+pairs (the gate removes a NOT_APPLICABLE citation, and removing a relevant one misstates the
+law); T_HIGH is the cut at or above it with the best macro F1 of the three classes. What it
+found: a retrieved section that is not relevant is, by construction, a good lexical match, so the
+lexical term cannot rule one out (removing what matched below 0.3 of the best section was right on
+the held-out half no more often than chance: situational questions share few words with the
+sections that answer them); a domain mismatch can. So on the real tables a
+section is NOT_APPLICABLE when its domain contradicts the query's, RELEVANT only when the query
+names it, and otherwise TANGENTIAL: kept, with a note that a person should check it applies.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from functools import cached_property, lru_cache
+from itertools import pairwise
+from typing import TYPE_CHECKING
+
+import bm25s
+import numpy as np
+
+from nyaya.judgments.domains import CitedProvision, DomainTagger
+from nyaya.retrieval.query_analysis import QueryAnalyzer
+from nyaya.retrieval.tokenize import tokenize
+from nyaya.settings import Settings
+from nyaya.statutes.indiacode import normalize_section_number
+from nyaya.statutes.registry import alias_index_from_rows
+from nyaya.tables import read_table, records
+from nyaya.verify.model import NOT_APPLICABLE, RELEVANT, TANGENTIAL
+
+if TYPE_CHECKING:  # the labeled sets live with the evaluation code, loaded only when asked for
+    from evals.querysets import QuerySet
+
+LABELED_SETS = ("nyaya-statutes",)
+SOURCE_QRELS = "qrels"
+SOURCE_SCORE = "score"
+
+DOMAIN_WEIGHT = 2.0  # a domain mismatch (-2) costs more than any lexical match (<= 1) gives
+NAMED_BONUS = 3.0  # more than lexical + domain can add, so a named section outranks the rest
+MIN_REMOVAL_PRECISION = 0.98  # share of T_LOW's removals that must be unjudged (training pairs)
+NEGATIVE_DEPTH = 10  # top BM25 hits per training query that serve as negatives when unjudged
+# Calibrated on the real tables (37,464 sections; nyaya-statutes: 22 training queries, 323
+# pairs; 26 held-out queries, 389 pairs) by `NYAYA_DATA=data .venv/bin/python -m
+# nyaya.verify.relevance`. Precision / recall, training half: RELEVANT 1.000 / 0.407,
+# TANGENTIAL 0.079 / 0.950, NOT_APPLICABLE 0.986 / 0.250; held-out half: RELEVANT 0.875 / 0.206,
+# TANGENTIAL 0.077 / 0.885, NOT_APPLICABLE 0.927 / 0.231 (it removes 10% of the held-out judged
+# sections, all domain mismatches: a family question answered by BNS 85/86/82, a tenancy one by
+# TPA 108 / ICA 73, custody by Article 22; and 27% of the retrieved unjudged ones).
+T_LOW = -0.5
+T_HIGH = 4.0
+
+
+@dataclass(frozen=True)
+class Relevance:
+    """One (query, section) judgment; `reason` says why and what to do."""
+
+    verdict: str  # RELEVANT | TANGENTIAL | NOT_APPLICABLE
+    reason: str
+    source: str  # "qrels" | "score"
+    score: float | None = None  # the calibrated score (source "score" only)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class ScoreParts:
+    """The score's terms, kept apart so that a reason can name the one that decided."""
+
+    lexical: float
+    domain: float
+    named: bool
+    query_domains: tuple[str, ...]  # strongest first
+    section_domain: str | None
+
+    @property
+    def total(self) -> float:
+        return round(self.lexical + DOMAIN_WEIGHT * self.domain + NAMED_BONUS * self.named, 4)
+
+
+@dataclass(frozen=True)
+class _QueryView:
+    """What one query contributes, computed once and reused for every section it is asked
+    about."""
+
+    lexical: np.ndarray  # per section row, relative to the best row
+    evidence: Counter  # domain -> evidence
+    named: frozenset[tuple[str, str]]
+
+
+def normalize_query(query: str) -> str:
+    """A labeled query matches whatever differs from it only in case and spacing."""
+    return " ".join(query.lower().split())
+
+
+@dataclass(frozen=True)
+class _Labeled:
+    name: str
+    qid: str
+    grades: dict[tuple[str, str], int]
+
+
+class RelevanceJudge:
+    """Judges (query, section) pairs from labeled sets' qrels, else from the calibrated score."""
+
+    def __init__(self, sections: list[dict], registry: list[dict], transitions: list[dict],
+                 labeled: Iterable[QuerySet] = (), *, t_low: float = T_LOW,
+                 t_high: float = T_HIGH) -> None:
+        if t_low > t_high:
+            raise ValueError(f"t_low {t_low} is above t_high {t_high}")
+        self.t_low, self.t_high = t_low, t_high
+        self.keys = [(str(row["act_code"]), normalize_section_number(str(row["section_number"])))
+                     for row in sections]
+        self.row_of = {key: i for i, key in enumerate(self.keys)}
+        self._texts = [f"{row.get('title') or ''} {row.get('text') or ''}" for row in sections]
+        self.analyzer = QueryAnalyzer(alias_index_from_rows(registry), transitions, [])
+        self.tagger = DomainTagger({str(row["act_code"]): row.get("legal_domain")
+                                    for row in registry})
+        self.labeled: dict[str, _Labeled] = {}
+        for queryset in labeled:
+            for qid, query in zip(queryset.queries["qid"], queryset.queries["query"],
+                                  strict=True):
+                grades = {_doc_key(doc): grade for doc, grade in
+                          queryset.qrels.get(qid, {}).items()}
+                self.labeled.setdefault(normalize_query(query),
+                                        _Labeled(queryset.name, qid, grades))
+        # a response's citations share one query: its BM25 row and analysis are computed once
+        self._view = lru_cache(maxsize=256)(self._query_view)
+
+    @classmethod
+    def from_settings(cls, settings: Settings,
+                      querysets: Sequence[str] = LABELED_SETS) -> RelevanceJudge:
+        """Build from the warehouse tables; FileNotFoundError when they are not built."""
+        from evals.querysets import load_queryset
+
+        sections = read_table(settings.table_path("sections"))
+        registry = records(read_table(settings.table_path("act_registry")))
+        transitions = records(read_table(settings.table_path("law_transition_map")))
+        columns = ["act_code", "section_number", "title", "text"]
+        return cls(records(sections[columns]), registry, transitions,
+                   [load_queryset(name) for name in querysets])
+
+    @cached_property
+    def _bm25(self) -> tuple[bm25s.BM25, frozenset[str]]:
+        """Built on the first score-path judgment (seconds on the full table): a labeled query
+        never needs it."""
+        index = bm25s.BM25(k1=1.2, b=0.75)
+        index.index([tokenize(text) or ["<empty>"] for text in self._texts], show_progress=False)
+        return index, frozenset(index.vocab_dict)
+
+    def _query_view(self, query: str) -> _QueryView:
+        index, vocab = self._bm25
+        tokens = [token for token in tokenize(query) if token in vocab]
+        scores = (index.get_scores(tokens) if tokens else np.zeros(len(self.keys))).astype(float)
+        best = scores.max(initial=0.0)
+        analysis = self.analyzer.analyze(query)
+        named = frozenset((ref.act_code, normalize_section_number(ref.section))
+                          for ref in analysis.sections)
+        cited = [CitedProvision(act, section, self._kind(act), None) for act, section in named]
+        cited += [CitedProvision(act, None, "section", None) for act in analysis.acts
+                  if act not in {a for a, _ in named}]
+        phrases = (phrase for _, phrase in self.tagger.phrase_hits(query))
+        evidence = self.tagger.phrase_scores(phrases) + self.tagger.statute_scores(cited)
+        return _QueryView(scores / best if best > 0 else scores, evidence, named)
+
+    def _kind(self, act_code: str) -> str:
+        return "article" if act_code == self.analyzer.constitution else "section"
+
+    def score(self, query: str, act_code: str, section_number: str) -> ScoreParts:
+        """The score's terms for one pair (labeled or not: calibration scores labeled ones)."""
+        view = self._view(query)
+        key = (act_code, normalize_section_number(section_number))
+        row = self.row_of.get(key)
+        section_domain = self.tagger.provision_domain(
+            CitedProvision(act_code, key[1], self._kind(act_code), None))
+        total = sum(view.evidence.values())
+        if not total or section_domain is None:
+            domain = 0.0
+        elif view.evidence[section_domain] > 0:
+            domain = view.evidence[section_domain] / total
+        else:
+            domain = -1.0
+        ranked = tuple(d for d, _ in sorted(view.evidence.items(), key=lambda kv: (-kv[1], kv[0])))
+        return ScoreParts(round(float(view.lexical[row]), 4) if row is not None else 0.0,
+                          round(domain, 4), key in view.named, ranked, section_domain)
+
+    def judge(self, query: str, act_code: str, section_number: str) -> Relevance:
+        """RELEVANT / TANGENTIAL / NOT_APPLICABLE for one cited section, with the reason."""
+        cited = f"{act_code} s.{section_number}"
+        labeled = self.labeled.get(normalize_query(query))
+        if labeled is not None:
+            grade = labeled.grades.get((act_code, normalize_section_number(section_number)))
+            where = f"labeled query {labeled.qid} of {labeled.name}"
+            if grade is None:
+                return Relevance(NOT_APPLICABLE, f"{cited} is not judged relevant for {where} "
+                                 "(unjudged sections are not relevant): remove this citation.",
+                                 SOURCE_QRELS)
+            verdict = RELEVANT if grade >= 2 else TANGENTIAL if grade == 1 else NOT_APPLICABLE
+            action = {RELEVANT: "it answers the query directly",
+                      TANGENTIAL: "a supporting provision; it does not answer the query alone",
+                      NOT_APPLICABLE: "remove this citation"}[verdict]
+            return Relevance(verdict, f"{cited} is judged grade {grade} for {where}: {action}.",
+                             SOURCE_QRELS)
+        parts = self.score(query, act_code, section_number)
+        return self._from_score(cited, parts)
+
+    def _from_score(self, cited: str, parts: ScoreParts) -> Relevance:
+        score = parts.total
+        query_domain = parts.query_domains[0] if parts.query_domains else None
+        if parts.domain < 0:
+            domain = (f"the query is about {query_domain} but {cited} belongs to the "
+                      f"{parts.section_domain} domain")
+        elif parts.domain > 0:
+            domain = f"domain {parts.section_domain} matches the query"
+        else:
+            domain = "no domain to compare"
+        terms = (f"{'named in the query; ' if parts.named else ''}{domain}; lexical match "
+                 f"{parts.lexical:g} (1 = the best-matching section)")
+        if score >= self.t_high:
+            return Relevance(RELEVANT, f"{cited}: {terms} (score {score:g} >= {self.t_high:g}).",
+                             SOURCE_SCORE, score)
+        if score >= self.t_low:
+            return Relevance(TANGENTIAL, f"{cited}: {terms} (score {score:g}, between "
+                             f"{self.t_low:g} and {self.t_high:g}): keep it only as a supporting "
+                             "provision; a person should check that it applies.",
+                             SOURCE_SCORE, score)
+        return Relevance(NOT_APPLICABLE, f"{cited} exists but does not answer the query: {terms} "
+                         f"(score {score:g} < {self.t_low:g}): remove this citation.",
+                         SOURCE_SCORE, score)
+
+    def top_sections(self, query: str, k: int) -> list[tuple[str, str]]:
+        """The k best lexical matches (ties by table order): what a plain retrieval surfaces."""
+        lexical = self._view(query).lexical
+        return [self.keys[i] for i in np.argsort(-lexical, kind="stable")[:k] if lexical[i] > 0]
+
+    def neighbours(self, act_code: str, section_number: str) -> list[tuple[str, str]]:
+        """The sections before and after one in its Act (table order): the near misses."""
+        row = self.row_of.get((act_code, normalize_section_number(section_number)))
+        if row is None:
+            return []
+        return [self.keys[i] for i in (row - 1, row + 1)
+                if 0 <= i < len(self.keys) and self.keys[i][0] == act_code]
+
+
+def _doc_key(doc_id: str) -> tuple[str, str]:
+    act, _, section = doc_id.partition(":")
+    return act, normalize_section_number(section)
+
+
+# --- calibration ----------------------------------------------------------------------------
+
+CLASSES = (RELEVANT, TANGENTIAL, NOT_APPLICABLE)
+
+
+def gold_class(grade: int) -> str:
+    return RELEVANT if grade >= 2 else TANGENTIAL if grade == 1 else NOT_APPLICABLE
+
+
+def classify(score: float, t_low: float, t_high: float) -> str:
+    return RELEVANT if score >= t_high else TANGENTIAL if score >= t_low else NOT_APPLICABLE
+
+
+@dataclass(frozen=True)
+class LabeledPair:
+    qid: str
+    act_code: str
+    section_number: str
+    grade: int  # 0 for an unjudged negative
+    origin: str  # judged | retrieved (top BM25 hit) | neighbour (next to a judged section)
+    score: float
+
+
+def calibration_pairs(judge: RelevanceJudge, queryset: QuerySet,
+                      depth: int = NEGATIVE_DEPTH) -> list[LabeledPair]:
+    """Every judged pair of the set's judged queries, with the score path's score, plus as
+    negatives what a plain retrieval or a near miss would cite: the query's top `depth` BM25
+    sections and the Act neighbours of its judged sections, when unjudged."""
+    pairs = []
+    text = dict(zip(queryset.queries["qid"], queryset.queries["query"], strict=True))
+    for qid in sorted(queryset.qrels):
+        grades = {_doc_key(doc): grade for doc, grade in queryset.qrels[qid].items()}
+        origins = dict.fromkeys(grades, "judged")
+        for key in judge.top_sections(text[qid], depth):
+            origins.setdefault(key, "retrieved")
+        for key in list(grades):
+            for near in judge.neighbours(*key):
+                origins.setdefault(near, "neighbour")
+        pairs += [LabeledPair(qid, act, section, grades.get((act, section), 0), origin,
+                              judge.score(text[qid], act, section).total)
+                  for (act, section), origin in origins.items()]
+    return pairs
+
+
+def _cuts(scores: Sequence[float]) -> list[float]:
+    """Candidate thresholds: the lowest score, the midpoints between distinct scores and one
+    above the highest (so that 'nothing reaches it' is a candidate too)."""
+    values = sorted(set(scores))
+    middles = [round((a + b) / 2, 4) for a, b in pairwise(values)]
+    return [values[0], *middles, values[-1] + 1.0]
+
+
+def class_figures(scores: Sequence[float], grades: Sequence[int], t_low: float,
+                  t_high: float) -> dict[str, dict[str, float]]:
+    """Precision, recall and support (gold pairs) per class at the given thresholds."""
+    gold = [gold_class(g) for g in grades]
+    predicted = [classify(s, t_low, t_high) for s in scores]
+    figures = {}
+    for name in CLASSES:
+        hits = sum(p == g == name for p, g in zip(predicted, gold, strict=True))
+        said, support = predicted.count(name), gold.count(name)
+        figures[name] = {"precision": round(hits / said, 3) if said else 0.0,
+                         "recall": round(hits / support, 3) if support else 0.0,
+                         "support": support}
+    return figures
+
+
+def _macro_f1(figures: dict[str, dict[str, float]]) -> float:
+    f1 = [2 * f["precision"] * f["recall"] / (f["precision"] + f["recall"])
+          if f["precision"] + f["recall"] else 0.0 for f in figures.values()]
+    return sum(f1) / len(f1)
+
+
+def removal_precision(scores: Sequence[float], grades: Sequence[int], cut: float) -> float:
+    """Share of the pairs scoring below `cut` that are not relevant (1.0 when none is)."""
+    below = [g for s, g in zip(scores, grades, strict=True) if s < cut]
+    return sum(g < 1 for g in below) / len(below) if below else 1.0
+
+
+def fit_thresholds(scores: Sequence[float], grades: Sequence[int],
+                   min_precision: float = MIN_REMOVAL_PRECISION) -> tuple[float, float]:
+    """(t_low, t_high): t_low the highest cut whose removals (pairs below it) are at least
+    `min_precision` unjudged; t_high the cut at or above it with the best macro F1 of the three
+    classes, the lowest on a tie."""
+    if not any(g >= 1 for g in grades):
+        raise ValueError("no judged pair to calibrate on")
+    cuts = _cuts(scores)
+    t_low = max(c for c in cuts if removal_precision(scores, grades, c) >= min_precision)
+    t_high = max((c for c in cuts if c >= t_low),
+                 key=lambda c: (round(_macro_f1(class_figures(scores, grades, t_low, c)), 9), -c))
+    return t_low, t_high
+
+
+@dataclass(frozen=True)
+class Calibration:
+    t_low: float
+    t_high: float
+    figures: dict[str, dict[str, dict[str, float]]]  # split -> class -> precision/recall/support
+    removed: dict[str, dict[str, float]]  # split -> pair origin -> share judged NOT_APPLICABLE
+    queries: dict[str, int]  # split -> judged queries
+
+
+def calibrate(judge: RelevanceJudge, queryset: QuerySet,
+              min_precision: float = MIN_REMOVAL_PRECISION) -> Calibration:
+    """Fit the thresholds on the training half of `queryset` (evals.tuning.split_of) and report
+    both halves; the held-out figures are the fair ones."""
+    from evals.tuning import HELDOUT, TRAIN, split_of  # evaluation code: only when calibrating
+
+    pairs = calibration_pairs(judge, queryset)
+    halves = {split: [p for p in pairs if split_of(p.qid) == split] for split in (TRAIN, HELDOUT)}
+    train = halves[TRAIN]
+    t_low, t_high = fit_thresholds([p.score for p in train], [p.grade for p in train],
+                                   min_precision)
+    figures, removed = {}, {}
+    for split, half in halves.items():
+        figures[split] = class_figures([p.score for p in half], [p.grade for p in half],
+                                       t_low, t_high)
+        by_origin: dict[str, list[bool]] = {}
+        for p in half:
+            by_origin.setdefault(p.origin, []).append(
+                classify(p.score, t_low, t_high) == NOT_APPLICABLE)
+        removed[split] = {origin: round(sum(flags) / len(flags), 3)
+                          for origin, flags in sorted(by_origin.items())}
+    queries = {split: len({p.qid for p in half}) for split, half in halves.items()}
+    return Calibration(t_low, t_high, figures, removed, queries)
+
+
+def main() -> None:
+    """Print the calibration on the warehouse of NYAYA_DATA (the source of T_LOW and T_HIGH)."""
+    import json
+
+    from evals.querysets import load_queryset
+
+    judge = RelevanceJudge.from_settings(Settings.from_env())
+    result = calibrate(judge, load_queryset(LABELED_SETS[0]))
+    print(json.dumps(asdict(result), indent=2))
+
+
+if __name__ == "__main__":
+    main()
