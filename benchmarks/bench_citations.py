@@ -1,0 +1,61 @@
+"""The citation benchmark (issue 6) on the real warehouse: per-class recall and precision
+against the issue's targets, where the misses are, and verification throughput.
+
+    .venv/bin/python benchmarks/bench_citations.py [--seed 0] [--per-class 70] [--misses 5]
+
+Needs the ingested tables (`nyaya run --job ingest_job`, or `make run`) under NYAYA_DATA.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import pandas as pd
+
+from evals.citation_benchmark import build_items, by_subclass, judged, score, verify_items
+from nyaya.settings import Settings
+from nyaya.verify.cases import load_case_verifier
+from nyaya.verify.statutes import StatuteChecker
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--per-class", type=int, default=70)
+    parser.add_argument("--misses", type=int, default=5, help="wrong verdicts shown per class")
+    args = parser.parse_args()
+    settings = Settings.from_env()
+    started = time.perf_counter()
+    items = build_items(settings.warehouse, args.seed, args.per_class)
+    built = time.perf_counter() - started
+    started = time.perf_counter()
+    checker = StatuteChecker.from_settings(settings)
+    cases = load_case_verifier(settings)
+    loaded = time.perf_counter() - started
+    verdicts = verify_items(items, checker, cases)
+    table = score(items, verdicts)
+    pd.set_option("display.width", 200)
+    pd.set_option("display.max_colwidth", 160)
+    pd.set_option("display.max_rows", 200)
+    print(f"warehouse: {settings.warehouse}; seed {args.seed}; {len(items)} items "
+          f"built in {built:.1f} s; verifier tables loaded in {loaded:.1f} s\n")
+    print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    print()
+    print(by_subclass(items, verdicts).to_string(index=False))
+    citations, seconds = verdicts["citations"].sum(), verdicts["seconds"].sum()
+    print(f"\nthroughput: {citations} citations in {len(items)} items verified in "
+          f"{seconds:.2f} s = {citations / seconds:,.0f} citations/s "
+          f"({seconds / len(items) * 1000:.2f} ms per item)")
+    wrong = judged(items, verdicts).merge(verdicts[["id", "reason"]], on="id")
+    wrong = wrong[~wrong["correct"]]
+    for cls, group in wrong.groupby("class", sort=False):
+        print(f"\n{cls}: {len(group)} not right, e.g.")
+        for row in group.head(args.misses).itertuples(index=False):
+            print(f"  [{row.subclass}] {row.text!r} as_of={row.as_of} expected {row.expected}"
+                  f" {row.expected_successors} -> {row.status} {row.successors}: "
+                  f"{row.reason[:220]}")
+
+
+if __name__ == "__main__":
+    main()
