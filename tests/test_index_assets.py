@@ -128,3 +128,55 @@ def test_integer_payload_filters_match_after_the_parquet_round_trip(built):
     assert hits
     assert {hit.payload["year"] for hit in hits} == {year}
     assert len(hits) == min(50, int((chunks["year"] == year).sum()))
+
+
+def test_every_config_runs_through_its_search_on_the_fixture_indexes(built):
+    """Each config file, statutes and precedents, through the one search of its side on the
+    fixture corpus's indexes: answers only with known documents, the same way twice; tuned
+    ones are fitted first on a small query set whose answers are the sections' own titles."""
+    from evals.configs import configs_for, load_config
+    from evals.querysets import QuerySet
+    from evals.runner import load_precedent_resources, load_statute_resources
+    from evals.tuning import TRAIN, fit, is_tuned, split_of
+    from nyaya.retrieval.pipeline import StatuteSearch
+    from nyaya.retrieval.precedents import PrecedentSearch
+    from nyaya.settings import Settings
+
+    _, _, data_dir = built
+    settings = Settings.from_env()
+    settings = NyayaSettings(data_dir=str(data_dir), models_dir=str(settings.models_dir),
+                             corpus_root=str(settings.corpus_root)).resolved()
+    documents = pd.read_parquet(data_dir / "warehouse" / "legal_sections_documents.parquet")
+    sample = documents[documents["title"].str.len() > 10].head(12)
+    queries = pd.DataFrame({"qid": [f"F{i:02d}" for i in range(len(sample))],
+                            "query": sample["title"].tolist(), "query_type": "default",
+                            "domain": "criminal"})
+    assert TRAIN in {split_of(qid) for qid in queries["qid"]}
+    queryset = QuerySet("fixture", queries, {qid: {doc: 2} for qid, doc in
+                                             zip(queries["qid"], sample["doc_id"], strict=True)})
+    store = open_store(data_dir / "qdrant")
+    try:
+        statute = load_statute_resources(settings, store)
+        precedent = load_precedent_resources(settings, store)
+        judgments = set(precedent.judgments["doc_id"])
+        chunks = pd.read_parquet(data_dir / "warehouse" / "judgment_chunks.parquet")
+        # precedent questions: the opening words of a few fixture judgment chunks
+        facts = [" ".join(text.split()[:12]) for text in chunks["text"].head(3)]
+        for side, search_of, known, texts in (
+                ("statutes", lambda n, p: StatuteSearch(n, p, statute), set(documents["doc_id"]),
+                 queries["query"].head(3).tolist()),
+                ("precedents", lambda n, p: PrecedentSearch(n, p, precedent), judgments, facts)):
+            for name in configs_for(side):
+                params = load_config(name).params
+                if is_tuned(params):
+                    params, fitted = fit(lambda p, n=name, s=search_of: s(n, p), params,
+                                         queryset)
+                    assert fitted, name
+                search = search_of(name, params)
+                for text in texts:
+                    hits = search.search(text, 5)
+                    assert hits and {hit.doc_id for hit in hits} <= known, (name, text)
+                    assert [h.doc_id for h in search.search(text, 5)] == [
+                        h.doc_id for h in hits], name
+    finally:
+        store.close()
