@@ -255,3 +255,15 @@ def test_name_similarity(written: str, recorded: str, same: bool) -> None:
     from nyaya.verify.cases import NAME_MATCH
 
     assert (name_similarity(written, recorded) >= NAME_MATCH) is same
+
+
+def test_a_held_case_without_a_recorded_name_cannot_contradict_the_written_one():
+    """IRLeD prior-case headers are cut before the title: the citation is found, the name
+    is said to be unchecked, and never a NAME_MISMATCH."""
+    unnamed = [{"doc_id": "IRLED:prior_case_0001", "case_id": "CASE:IRLED:prior_case_0001",
+                "case_name": None, "decision_date": "1950-05-26",
+                "citation_keys": ["AIR 1950 SC 124"]}]
+    verdicts = CaseVerifier(unnamed, [], now_year=2025).verify(
+        "See Romesh Thappar v. The State of Madras (AIR 1950 SC 124).")
+    assert [v.status for v in verdicts] == [FOUND]
+    assert "could not be checked (none recorded)" in verdicts[0].reason

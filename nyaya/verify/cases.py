@@ -224,12 +224,17 @@ class CaseVerifier:
                 + "; ".join(c.label() for c in cases)), None)
         if cases:
             case = cases[0]
-            if written and self._similarity(written, case) < NAME_MATCH:
+            # a held case with no recorded name (IRLeD prior-case headers are cut before the
+            # title) cannot contradict the name written with it
+            if written and case.names and self._similarity(written, case) < NAME_MATCH:
                 return CaseCheck(self._verdict(
                     cite, NAME_MISMATCH, f"{cite.key} is the citation of {case.label()}, not of "
                     f"'{written}'; cite that case or find the right citation for this one",
                     case), None)
-            return CaseCheck(self._found(cite, case), None)
+            found = self._found(cite, case)
+            if written and not case.names:
+                found.reason += f"; the name '{written}' could not be checked (none recorded)"
+            return CaseCheck(found, None)
         return self._not_found(cite)
 
     def _similarity(self, written: str, case: Case) -> float:
