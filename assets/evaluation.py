@@ -20,6 +20,8 @@ from evals.report import markdown_table, speed_table, write_report
 from evals.runner import load_precedent_resources, load_statute_resources, run_queryset
 from evals.runs import write_trec
 from evals.tuning import HELDOUT, fit, in_split, is_tuned
+from evals.verification import TARGETS as VERIFICATION_TARGETS
+from evals.verification import verification_rates as rates_of
 from nyaya.index.store import open_store
 from nyaya.provenance import code_version, source_fingerprint, tree_fingerprint
 from nyaya.retrieval.pipeline import StatuteSearch
@@ -27,6 +29,8 @@ from nyaya.retrieval.precedents import PrecedentSearch
 from nyaya.retrieval.query_analysis import QueryAnalyzer
 from nyaya.settings import Settings
 from nyaya.tables import read_table
+from nyaya.verify.relevance import RelevanceJudge
+from nyaya.verify.statutes import StatuteChecker
 from pipelines.resources import NyayaSettings
 
 GROUP = "evaluation"
@@ -205,10 +209,25 @@ def query_type_accuracy(settings: NyayaSettings) -> dg.Output:
         "table": dg.MetadataValue.md(markdown_table(table))})
 
 
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION, deps=["sections", "act_registry",
+                                                            "law_transition_map"])
+def verification_rates(settings: NyayaSettings, retrieval_runs: pd.DataFrame) -> dg.Output:
+    """The gate over what each statute config would pass to a user (its top 5 sections per
+    nyaya-statutes question): overall-status rates and false positives per query
+    (evals/verification.py), beside the served system's targets."""
+    resolved = settings.resolved()
+    table = rates_of(retrieval_runs, load_queryset("nyaya-statutes"),
+                     StatuteChecker.from_settings(resolved),
+                     RelevanceJudge.from_settings(resolved, querysets=()))
+    return dg.Output(table, metadata={"targets": dg.MetadataValue.json(VERIFICATION_TARGETS),
+                                      "table": dg.MetadataValue.md(markdown_table(table))})
+
+
 @dg.asset(group_name=GROUP, code_version=CODE_VERSION)
 def evaluation_report(context: dg.AssetExecutionContext, settings: NyayaSettings,
                       retrieval_metrics: pd.DataFrame,
-                      query_type_accuracy: pd.DataFrame) -> dg.MaterializeResult:
+                      query_type_accuracy: pd.DataFrame,
+                      verification_rates: pd.DataFrame) -> dg.MaterializeResult:
     """data/reports/<date>/ and data/reports/latest/: report.md, report.html, metrics tables."""
     resolved = settings.resolved()
     now = datetime.now(UTC)
@@ -223,7 +242,10 @@ def evaluation_report(context: dg.AssetExecutionContext, settings: NyayaSettings
     folder = write_report(metrics, provenance, resolved.data_dir / "reports",
                           now.strftime("%Y-%m-%d"),
                           {"Speed: one query (median) and the whole set": speed_table(metrics),
-                           "Query-type accuracy of the query analyzer": query_type_accuracy})
+                           "Query-type accuracy of the query analyzer": query_type_accuracy,
+                           "Verification of each config's top 5 (targets: "
+                           + ", ".join(f"{k} {v}" for k, v in VERIFICATION_TARGETS.items())
+                           + ")": verification_rates})
     context.log.info(f"report written to {folder}")
     return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(folder)),
                                           "report": dg.MetadataValue.md(

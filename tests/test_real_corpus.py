@@ -84,6 +84,7 @@ def test_report_and_trec_run_are_written(main_run):
     report = (latest / "report.md").read_text()
     assert "## Speed: one query (median) and the whole set" in report
     assert "| nyaya-statutes | held out | all |" in report  # the analyzer's accuracy
+    assert "## Verification of each config's top 5" in report
 
 
 def test_tuned_fusion_is_scored_on_held_out_queries_only(main_run):

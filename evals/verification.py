@@ -1,0 +1,61 @@
+"""Verification rates over evaluation runs: what the gate does with what each config would
+pass to a user.
+
+For every query, the config's top `k` statute sections are written as an answer citing them
+("BNS_2023 s.103", "Article 21") and run through the gate with the query, the relevance step
+judging by its score alone (never by the qrels: the qrels are what it is measured against).
+Per config: the share of answers VERIFIED / PARTIALLY_VERIFIED / PRECEDENT_ONLY / UNVERIFIED,
+and false positives per query: citations the gate let through that the qrels do not judge
+relevant (the served system's "yes-man" failure), beside its targets.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pandas as pd
+
+from evals.querysets import QuerySet
+from nyaya.verify.gate import verify_text
+from nyaya.verify.model import OVERALL_VERIFIED, PARTIALLY_VERIFIED, PRECEDENT_ONLY, UNVERIFIED
+from nyaya.verify.relevance import RelevanceJudge
+from nyaya.verify.statutes import StatuteChecker
+
+STATUSES = (OVERALL_VERIFIED, PARTIALLY_VERIFIED, PRECEDENT_ONLY, UNVERIFIED)
+# the served system's own targets (spec 001 section 10)
+TARGETS = {"verified_rate": ">= 0.70", "unverified_rate": "<= 0.10",
+           "false_positives_per_query": "<= 0.1"}
+
+
+def cite(doc_id: str) -> str:
+    """A section doc id ("BNS_2023:103", "COI:21") as an answer would cite it."""
+    act, number = doc_id.split(":", 1)
+    return f"Article {number}" if act == "COI" else f"{act} s.{number}"
+
+
+def verification_rates(runs: pd.DataFrame, queryset: QuerySet, checker: StatuteChecker,
+                       judge: RelevanceJudge, k: int = 5) -> pd.DataFrame:
+    """One row per config that ran on `queryset`: status rates over every query, and false
+    positives per judged query."""
+    texts = dict(zip(queryset.queries["qid"], queryset.queries["query"], strict=True))
+    rows = []
+    for config, run in runs[runs["queryset"] == queryset.name].groupby("config", sort=True):
+        top = (run.sort_values(["qid", "rank"]).groupby("qid")["doc_id"]
+               .apply(lambda docs: list(docs)[:k]).to_dict())
+        statuses: Counter[str] = Counter()
+        false_positives = 0
+        for qid, query in texts.items():
+            answer = ". ".join(cite(doc) for doc in top.get(qid, []))
+            report = verify_text(answer, checker, query=query, relevance=judge)
+            statuses[report.overall] += 1
+            if qid in queryset.qrels:
+                judged = queryset.qrels[qid]
+                false_positives += sum(
+                    1 for v in report.verdicts if v.survives and judged.get(
+                        f"{v.act_code}:{v.section_number}", 0) < 1)
+        total = len(texts)
+        rows.append({"config": config, "queryset": queryset.name, "queries": total, "k": k,
+                     **{f"{status.lower()}_rate": statuses[status] / total
+                        for status in STATUSES},
+                     "false_positives_per_query": false_positives / max(len(queryset.qrels), 1)})
+    return pd.DataFrame(rows)

@@ -1,0 +1,54 @@
+"""Verification rates over runs: the gate applied to each config's top sections, on the small
+tables of test_verify_relevance."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from test_verify_relevance import QUERYSET, REGISTRY, SECTIONS, TRANSITIONS
+
+from evals.runs import rank_frame
+from evals.verification import cite, verification_rates
+from nyaya.verify.relevance import RelevanceJudge
+from nyaya.verify.statutes import StatuteChecker
+
+
+@pytest.mark.parametrize(("doc_id", "text"), [
+    ("BNS_2023:103", "BNS_2023 s.103"), ("COI:21", "Article 21"),
+    ("CPC_1908:Order XXXIX", "CPC_1908 s.Order XXXIX"),
+])
+def test_cite(doc_id, text):
+    assert cite(doc_id) == text
+
+
+def runs_of(config: str, hits: dict[str, list[str]]) -> pd.DataFrame:
+    frame = rank_frame({qid: [(doc, 1.0 - i / 10, "x") for i, doc in enumerate(docs)]
+                        for qid, docs in hits.items()})
+    return frame.assign(config=config, queryset=QUERYSET.name)
+
+
+def test_rates_and_false_positives():
+    runs = pd.concat([
+        runs_of("one-answer", {"R1": ["DRCA_1958:14"]}),  # R2, R3: no citation, UNVERIFIED
+        runs_of("judged", {"R1": ["DRCA_1958:14"], "R2": ["BNS_2023:103"],
+                           "R3": ["BNS_2023:318"]}),
+        runs_of("off-topic", {"R1": ["ACA_1996:38"], "R2": ["BNS_2023:318", "BNS_2023:103"],
+                              "R3": ["BNS_2023:318"]}),
+    ], ignore_index=True)
+    judge = RelevanceJudge(SECTIONS, REGISTRY, TRANSITIONS)  # the score only, never qrels
+    table = verification_rates(runs, QUERYSET, StatuteChecker(REGISTRY, SECTIONS, TRANSITIONS),
+                               judge, k=5).set_index("config")
+    rates = ["verified_rate", "partially_verified_rate", "precedent_only_rate",
+             "unverified_rate"]
+    assert table[rates].sum(axis=1).round(9).eq(1.0).all()
+    assert table.at["one-answer", "unverified_rate"] == pytest.approx(2 / 3)
+    assert table.at["one-answer", "false_positives_per_query"] == 0.0
+    assert table.at["judged", "false_positives_per_query"] == 0.0  # all judged relevant
+    # the deposit question citing arbitration deposits is removed, not passed; cheating
+    # passed for a murder question is a false positive when the score lets it through
+    assert table.at["judged", "verified_rate"] == 1.0
+    assert table.at["off-topic", "verified_rate"] == pytest.approx(2 / 3)
+    assert table.at["off-topic", "unverified_rate"] == pytest.approx(1 / 3)  # R1: removed
+    assert table.at["off-topic", "false_positives_per_query"] == pytest.approx(1 / 3)
+    assert list(table.index) == ["judged", "off-topic", "one-answer"]
+    assert (table["queries"] == 3).all()
