@@ -251,3 +251,15 @@ def test_chunk_scores_pool_into_document_scores(pooling, expected):
 def test_pooling_refuses_interleaved_chunks():
     with pytest.raises(ValueError, match="contiguous"):
         pool_by_document(np.array([1.0, 2.0, 3.0]), ["x", "y", "x"])
+
+
+@pytest.mark.parametrize("int8", [False, True])
+def test_one_query_is_embedded_as_a_batch_would_embed_it(int8):
+    """The single-text fast path (queries) gives FlagEmbedding's vector for that text."""
+    embedder = FlagEmbedder(packaged_minilm_path(), int8=int8)
+    for text in ("IPC 302", "What is the punishment for cheating under the Bharatiya Nyaya "
+                 "Sanhita when property is delivered?"):
+        alone = embedder.encode([text])
+        batched = embedder._model.encode([text], max_length=embedder.max_tokens)
+        assert alone.shape == (1, embedder.dim)
+        assert np.allclose(alone, np.atleast_2d(batched), atol=1e-6)

@@ -103,9 +103,25 @@ class FlagEmbedder:
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        if len(texts) == 1:
+            return self._encode_one(texts[0])
         vectors = self._model.encode(list(texts), batch_size=self.batch_size,
                                      max_length=self.max_tokens)
         return normalize(np.atleast_2d(vectors))
+
+    def _encode_one(self, text: str) -> np.ndarray:
+        """A query: the same tokenizer, forward pass and mean pooling without FlagEmbedding's
+        batching machinery, which costs more than the model on one short text (about 13 ms
+        against 5 ms with int8; the vectors agree to 1e-7, `tests/test_index_logic.py`)."""
+        import torch
+
+        with torch.inference_mode():
+            inputs = self._model.tokenizer([text], truncation=True, max_length=self.max_tokens,
+                                           return_tensors="pt")
+            hidden = self._model.model(**inputs).last_hidden_state
+            mask = inputs["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+            pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1)
+        return normalize(pooled.numpy().astype(np.float32))
 
 
 class StaticEmbedder:
