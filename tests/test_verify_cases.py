@@ -267,3 +267,14 @@ def test_a_held_case_without_a_recorded_name_cannot_contradict_the_written_one()
         "See Romesh Thappar v. The State of Madras (AIR 1950 SC 124).")
     assert [v.status for v in verdicts] == [FOUND]
     assert "could not be checked (none recorded)" in verdicts[0].reason
+
+
+@pytest.mark.parametrize("text", [
+    "Narendra Gopal Vidyarthi v. Rajat Vidyarthi, 2008 (16) SCALE 122",  # printed by the SC
+    "Girishbhai Dahyabhai Shah v. C.C. Jani, (2009) 15 SCC 64",
+])
+def test_an_unusual_volume_alone_is_not_evidence_of_invention(verifier, text):
+    """Not held, and the volume is in the unusual band: unverifiable, not NOT_FOUND."""
+    verdicts = verifier.verify(text)
+    assert [v.status for v in verdicts] == [UNVERIFIABLE], verdicts
+    assert "plausible" in verdicts[0].reason

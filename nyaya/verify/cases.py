@@ -284,7 +284,10 @@ class CaseVerifier:
                 cite, UNVERIFIABLE, f"{finding.detail}; panel incomplete: {len(failed)} of 5 "
                 f"LLM validators failed ({failed[0].detail}): confirm it in the reporter"),
                 result)
-        if result.flags or c.recommendation == panel.LIKELY_HALLUCINATED:
+        # only an INVALID finding is evidence of invention: for a citation we do not hold,
+        # the knowledge validator is UNCERTAIN and synthesis echoes any UNCERTAIN, so one
+        # unusual volume or page alone would otherwise read as "likely hallucinated"
+        if result.flags:
             return CaseCheck(self._verdict(
                 cite, CASE_NOT_FOUND, f"{finding.detail}; likely fabricated: {summary}; remove "
                 "it, do not substitute another case"), result)
