@@ -42,6 +42,13 @@ K = 10
 
 
 def peak_rss_mib() -> float:
+    """This process's peak resident memory. Linux's VmHWM where it exists: ru_maxrss survives
+    exec, so a child started from a large parent would report the parent's peak."""
+    status = Path("/proc/self/status")
+    if status.exists():
+        for line in status.read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
