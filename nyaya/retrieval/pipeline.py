@@ -193,7 +193,8 @@ class StatuteSearch:
         return Query(text, dense, query_vector(text), self.resources.analyzer.analyze(text),
                      as_of=as_of)
 
-    def search(self, text: str, k: int = 10, as_of: date | None = None) -> list[Hit]:
+    def search(self, text: str, k: int = 5, as_of: date | None = None) -> list[Hit]:
+        """The top-k sections (5 by default, as the served system shows them)."""
         query = self.query(text, as_of)
         depth = int(self.params.get("candidates", 100))
         runs = {name: retriever.search(query, depth)

@@ -116,9 +116,10 @@ class PrecedentSearch:
         self.uses_analysis = bool({"entity", "date", "bench"} & set(params["retrievers"])) or \
             params.get("fusion", {}).get("weights") == "kg-citerag"
 
-    def search(self, text: str, k: int = 10, sources: tuple[str, ...] | None = None
+    def search(self, text: str, k: int = 3, sources: tuple[str, ...] | None = None
                ) -> list[Hit]:
-        """The top-k judgments, each ranked where its best chunk puts it."""
+        """The top-k judgments (3 by default, as the served system shows them), each ranked
+        where its best chunk puts it."""
         runs, _, analysis = self._retrieve(text, sources)
         return self._fuse(runs, analysis)[:k]
 
