@@ -11,7 +11,6 @@ import pytest
 from evals.querysets import QuerySet, load_queryset
 from evals.tuning import split_of
 from nyaya import cli
-from nyaya.settings import Settings
 from nyaya.tables import write_table
 from nyaya.verify.gate import render_blocks, verify_text
 from nyaya.verify.model import (
@@ -374,14 +373,12 @@ def test_cli_query_without_tables(tmp_path, monkeypatch, capsys):
 # --- the real tables -------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def real_judge() -> RelevanceJudge:
-    settings = Settings.from_env()
-    missing = [name for name in ("sections", "act_registry", "law_transition_map")
-               if not settings.table_path(name).exists()]
-    if missing:
-        pytest.skip(f"no {', '.join(missing)} in {settings.warehouse}: build the warehouse "
-                    "(`nyaya run --job ingest_job`) to check the spec 001 cases on real tables")
-    return RelevanceJudge.from_settings(settings)
+def real_judge(main_run) -> RelevanceJudge:
+    """From the tables of the session's main run on the real corpus."""
+    from pipelines.resources import NyayaSettings
+
+    data_dir, _ = main_run
+    return RelevanceJudge.from_settings(NyayaSettings(data_dir=str(data_dir)).resolved())
 
 
 @pytest.mark.parametrize("query", [
