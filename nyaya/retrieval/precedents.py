@@ -120,8 +120,8 @@ class PrecedentSearch:
                ) -> list[Hit]:
         """The top-k judgments (3 by default, as the served system shows them), each ranked
         where its best chunk puts it."""
-        runs, _, analysis = self._retrieve(text, sources)
-        return self._fuse(runs, analysis)[:k]
+        runs, _, query = self._retrieve(text, sources)
+        return self._fuse(runs, query.analysis)[:k]
 
     def evidence(self, text: str, k: int = 3, sources: tuple[str, ...] | None = None
                  ) -> list[Evidence]:
@@ -129,7 +129,7 @@ class PrecedentSearch:
         `chunks_per_judgment` (2, spec 003's de-duplication) of its chunks, best first: the
         chunks the dense and sparse branches found (fused by RRF), then, for a judgment only
         the entity, graph or bench methods found, its chunks nearest the query."""
-        runs, chunk_runs, analysis = self._retrieve(text, sources)
+        runs, chunk_runs, query = self._retrieve(text, sources)
         per = int(self.params.get("chunks_per_judgment", 2))
         chunks: dict[str, list[Hit]] = {}
         for hit in rrf(chunk_runs.runs) if chunk_runs.runs else []:
@@ -137,24 +137,21 @@ class PrecedentSearch:
             if len(chunks.setdefault(judgment, [])) < per:
                 chunks[judgment].append(hit)
         found = []
-        for hit in self._fuse(runs, analysis)[:k]:
+        for hit in self._fuse(runs, query.analysis)[:k]:
             best = chunks.get(hit.doc_id) or [
                 Hit(str(h.payload["doc_id"]), h.score, "dense") for h in
-                self.resources.store.search_dense(COLLECTION, self._vector(text), per,
+                self.resources.store.search_dense(COLLECTION, query.dense, per,
                                                   {"judgment_id": [hit.doc_id]})]
             found.append(Evidence(hit.doc_id, hit.score, tuple(best)))
         return found
 
-    def _vector(self, text: str) -> np.ndarray:
-        return self.resources.embedder.encode([text])[0]
-
     def _retrieve(self, text: str, sources: tuple[str, ...] | None
-                  ) -> tuple[dict[str, list[Hit]], ChunkRuns, Any]:
+                  ) -> tuple[dict[str, list[Hit]], ChunkRuns, Query]:
         """Judgment runs per method, the chunk runs of the dense and sparse branches, and the
-        query analysis (None when no method of the config needs it)."""
+        query (its analysis None when no method of the config needs it)."""
         resources = self.resources
         analysis = resources.analyze(text) if self.uses_analysis else None
-        query = Query(text, self._vector(text), query_vector(text), analysis)
+        query = Query(text, resources.embedder.encode([text])[0], query_vector(text), analysis)
         depth = int(self.params.get("candidates", 20))
         pool: Where = {"source": list(sources)} if sources else {}
         runs: dict[str, list[Hit]] = {}
@@ -185,7 +182,7 @@ class PrecedentSearch:
                 hit.doc_id for hit in seeds[:int(self.params.get("graph_seeds", 5))]))
             runs["graph"] = self._in_pool(GraphExpansion(resources.graph).search(
                 seeded, depth * 5), sources)[:depth]
-        return runs, chunk_runs, analysis
+        return runs, chunk_runs, query
 
     def _dense(self, vector: np.ndarray, depth: int, where: Where, method: str = "dense",
                chunk_runs: ChunkRuns | None = None) -> list[Hit]:
