@@ -48,11 +48,15 @@ class ParquetIOManager(dg.ConfigurableIOManager):
 
     data_dir: str = ""
 
-    def _path(self, key: dg.AssetKey, partition: str | None = None) -> Path:
+    def _warehouse(self) -> Path:
         data_dir = resolve(self.data_dir) if self.data_dir else Settings.from_env().data_dir
+        return data_dir / "warehouse"
+
+    def _path(self, key: dg.AssetKey, partition: str | None = None) -> Path:
         name = key.path[-1]
-        return data_dir / "warehouse" / (f"{name}.parquet" if partition is None
-                                         else f"{name}/{partition}.parquet")
+        if partition is None:
+            return self._warehouse() / f"{name}.parquet"
+        return self._warehouse() / name / f"{partition}.parquet"
 
     def handle_output(self, context: dg.OutputContext, obj: pd.DataFrame | dict) -> None:
         asset = context.asset_key.to_user_string()
@@ -63,7 +67,7 @@ class ParquetIOManager(dg.ConfigurableIOManager):
                 raise TypeError(f"{asset}: expected one DataFrame per partition of the run "
                                 f"{sorted(expected)}, got {got}")
             tables = {self._path(context.asset_key, key): frame for key, frame in obj.items()}
-            path = self._path(context.asset_key, "x").parent
+            path = self._warehouse() / context.asset_key.path[-1]
         elif isinstance(obj, pd.DataFrame):
             path = self._path(context.asset_key)
             tables = {path: obj}
