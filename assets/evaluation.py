@@ -12,18 +12,25 @@ import dagster as dg
 import pandas as pd
 
 from evals import query_types
+from evals.baseline import check_regression, failures, load_baseline
 from evals.configs import config_names, configs_for, load_config
 from evals.corpus_sets import CANDIDATE_SOURCES, load_any_queryset
-from evals.metrics import evaluate_by_tag, evaluate_run
+from evals.metrics import DEFAULT_METRICS, STATUTE_METRICS, evaluate_groups
 from evals.querysets import QuerySet, load_queryset, unknown_documents
 from evals.report import markdown_table, speed_table, write_report
-from evals.runner import load_precedent_resources, load_statute_resources, run_queryset
+from evals.runner import (
+    load_aila_statute_resources,
+    load_precedent_resources,
+    load_statute_resources,
+    run_queryset,
+)
 from evals.runs import write_trec
-from evals.tuning import HELDOUT, fit, in_split, is_tuned
+from evals.tuning import HELDOUT, fit, in_split, is_tuned, split_of
 from evals.verification import TARGETS as VERIFICATION_TARGETS
 from evals.verification import verification_rates as rates_of
 from nyaya.index.store import open_store
 from nyaya.provenance import code_version, source_fingerprint, tree_fingerprint
+from nyaya.retrieval.documents import DocumentSearch
 from nyaya.retrieval.pipeline import StatuteSearch
 from nyaya.retrieval.precedents import PrecedentSearch
 from nyaya.retrieval.query_analysis import QueryAnalyzer
@@ -43,7 +50,8 @@ ANALYZER_TABLES = ["act_registry", "law_transition_map", "judgments"]
 #: (single-run backfill), so the indexes and models load once per side, not once per config.
 CONFIGS = dg.StaticPartitionsDefinition(config_names())
 SIDES = {"statutes": (StatuteSearch, load_statute_resources),
-         "precedents": (PrecedentSearch, load_precedent_resources)}
+         "precedents": (PrecedentSearch, load_precedent_resources),
+         "aila-statutes": (DocumentSearch, load_aila_statute_resources)}
 
 
 def _runs(context: dg.AssetExecutionContext, settings: Settings) -> dict[str, pd.DataFrame]:
@@ -139,10 +147,24 @@ def retrieval_runs(context: dg.AssetExecutionContext, settings: NyayaSettings) -
     return runs
 
 
+def group_tags(queryset: QuerySet) -> dict[str, dict[str, str]]:
+    """The groups a set's metrics are broken down by: query type, domain and (the transition
+    set's) direction where the set has more than one, and the train / held-out split."""
+    tags = {kind: queryset.tags(kind) for kind in ("query_type", "domain", "direction")
+            if kind in queryset.queries and queryset.queries[kind].nunique() > 1}
+    return tags | {"split": {qid: split_of(qid) for qid in queryset.queries["qid"]}}
+
+
+def statute_side(config: str) -> bool:
+    return load_config(config).params.get("side", "statutes") == "statutes"
+
+
 def _metrics(settings: Settings, runs: pd.DataFrame) -> pd.DataFrame:
-    """ranx metrics per run, overall and by query type, with provenance on every row."""
+    """ranx metrics per run: overall, by query type, domain and split, with provenance on
+    every row (corpus fingerprint, code version, config hash, embedder, date, timings)."""
     fingerprint = tree_fingerprint(settings.corpus_root, ("statutes", "mappings", "judgments"))
     version = code_version()
+    evaluated_at = datetime.now(UTC).isoformat(timespec="seconds")
     judgments = read_table(settings.warehouse / "judgments.parquet")
     querysets: dict[str, QuerySet] = {}
     rows = []
@@ -154,23 +176,19 @@ def _metrics(settings: Settings, runs: pd.DataFrame) -> pd.DataFrame:
         qrels = queryset.qrels
         if is_tuned(load_config(config).params):  # never scored on what it was fitted on
             qrels = {qid: qrels[qid] for qid in in_split(qrels, HELDOUT)}
-        heldout = {qid: qrels[qid] for qid in in_split(qrels, HELDOUT)}
-        table = evaluate_by_tag(run, qrels, queryset.tags("query_type"))
-        if heldout:
-            table = pd.concat([table, pd.DataFrame([{"group": HELDOUT, "queries": len(heldout),
-                                                     **evaluate_run(run, heldout)}])],
-                              ignore_index=True)
+        table = evaluate_groups(run, qrels, group_tags(queryset),
+                                STATUTE_METRICS if statute_side(config) else DEFAULT_METRICS)
         first = run.iloc[0]
         rows.append(table.assign(config=config, queryset=queryset_name,
                                  config_hash=first["config_hash"],
                                  fitted_params=first["fitted_params"],
                                  corpus_fingerprint=fingerprint, code_version=version,
-                                 embedder=first["embedder"],
+                                 evaluated_at=evaluated_at, embedder=first["embedder"],
                                  search_seconds=first["search_seconds"],
                                  median_ms=first["median_ms"],
                                  queries_per_second=first["queries_per_second"]))
     metrics = pd.concat(rows, ignore_index=True)
-    lead = ["config", "queryset", "group", "queries"]
+    lead = ["config", "queryset", "group_kind", "group", "queries"]
     return metrics[lead + [c for c in metrics.columns if c not in lead]]
 
 
@@ -224,10 +242,33 @@ def verification_rates(settings: NyayaSettings, retrieval_runs: pd.DataFrame) ->
 
 
 @dg.asset(group_name=GROUP, code_version=CODE_VERSION)
+def regression_deltas(settings: NyayaSettings, retrieval_metrics: pd.DataFrame) -> dg.Output:
+    """Each config's headline metrics against the regression baseline (evals/baseline.py):
+    ok / regressed / improved / missing / new / not_comparable, with the delta."""
+    path = settings.baseline_file()
+    deltas = check_regression(retrieval_metrics, load_baseline(path))
+    counts = deltas["status"].value_counts().to_dict()
+    return dg.Output(deltas, metadata={"baseline": dg.MetadataValue.path(str(path)),
+                                       **{status: int(n) for status, n in counts.items()}})
+
+
+@dg.asset_check(asset=regression_deltas, description="No baselined metric fell beyond its "
+                "tolerance and no baselined config is missing (evals/baselines/).")
+def no_metric_regressed(regression_deltas: pd.DataFrame) -> dg.AssetCheckResult:
+    failed = failures(regression_deltas)
+    return dg.AssetCheckResult(
+        passed=failed.empty, severity=dg.AssetCheckSeverity.ERROR,
+        metadata={"failed": len(failed), "compared": int(
+            regression_deltas["status"].isin(["ok", "regressed", "improved"]).sum()),
+            "table": dg.MetadataValue.md(markdown_table(failed) if len(failed) else "none")})
+
+
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION)
 def evaluation_report(context: dg.AssetExecutionContext, settings: NyayaSettings,
                       retrieval_metrics: pd.DataFrame,
                       query_type_accuracy: pd.DataFrame,
-                      verification_rates: pd.DataFrame) -> dg.MaterializeResult:
+                      verification_rates: pd.DataFrame,
+                      regression_deltas: pd.DataFrame) -> dg.MaterializeResult:
     """data/reports/<date>/ and data/reports/latest/: report.md, report.html, metrics tables."""
     resolved = settings.resolved()
     now = datetime.now(UTC)
@@ -245,7 +286,8 @@ def evaluation_report(context: dg.AssetExecutionContext, settings: NyayaSettings
                            "Query-type accuracy of the query analyzer": query_type_accuracy,
                            "Verification of each config's top 5 (targets: "
                            + ", ".join(f"{k} {v}" for k, v in VERIFICATION_TARGETS.items())
-                           + ")": verification_rates})
+                           + ")": verification_rates},
+                          verification=verification_rates, regression=regression_deltas)
     context.log.info(f"report written to {folder}")
     return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(folder)),
                                           "report": dg.MetadataValue.md(

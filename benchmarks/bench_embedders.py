@@ -6,9 +6,9 @@ Speed: texts per second on a fixed sample of judgment chunks (length-bucketed, i
 that FlagEmbedding sorts by length, and for the transformers also unbucketed batches).
 Quality: exact dense search (numpy), nDCG@10 (authored set) or MAP (corpus sets), on
   nyaya-statutes   48 authored queries over the in-force sections,
-  aila-statutes    AILA 2019 Q1-Q10 over its 197 statute descriptions,
-  aila-precedents  AILA 2019 Q1-Q10 over its 2,914 judgments,
-  irled-dev        IRLeD 2017 current cases 1-100 over the 2,000 prior cases,
+  aila2019-statutes    AILA 2019 Q1-Q10 over its 197 statute descriptions,
+  aila2019-precedents  AILA 2019 Q1-Q10 over its 2,914 judgments,
+  irled2017-precedents        IRLeD 2017 current cases 1-100 over the 2,000 prior cases,
 with BM25 on the same documents as the reference row. Judgments are scored through their
 chunks: `first` embeds only a judgment's first chunk (the truncation policy the
 transformers can afford), `max`/`mean` pool every chunk (static tier only, by default).
@@ -40,8 +40,8 @@ from nyaya.tables import read_table
 
 # nDCG@10 for the authored statute questions; MAP for the corpus sets, their official measure
 # (few relevant documents per query, often ranked below 10).
-HEADLINE = {"nyaya-statutes": "ndcg@10", "aila-statutes": "map", "aila-precedents": "map",
-            "irled-dev": "map"}
+HEADLINE = {"nyaya-statutes": "ndcg@10", "aila2019-statutes": "map", "aila2019-precedents": "map",
+            "irled2017-precedents": "map"}
 METRICS = ("ndcg@10", "map")
 DEPTH = 100
 
@@ -67,9 +67,11 @@ def load_sets(settings: Settings) -> dict[str, tuple[QuerySet, pd.DataFrame]]:
     prior_chunks = chunks[chunks["doc_id"].str.startswith("IRLED:prior_case_")]
     return {
         "nyaya-statutes": (load_queryset("nyaya-statutes"), statute_documents(sections, False)),
-        "aila-statutes": (load_corpus_set("aila-statutes", corpus), aila_statute_documents(corpus)),
-        "aila-precedents": (load_corpus_set("aila-precedents", corpus), aila_chunks),
-        "irled-dev": (load_corpus_set("irled-dev", corpus, judgments), prior_chunks),
+        "aila2019-statutes": (load_corpus_set("aila2019-statutes", corpus),
+                              aila_statute_documents(corpus)),
+        "aila2019-precedents": (load_corpus_set("aila2019-precedents", corpus), aila_chunks),
+        "irled2017-precedents": (load_corpus_set("irled2017-precedents", corpus, judgments),
+                                 prior_chunks),
     }
 
 

@@ -36,6 +36,6 @@ def config_names(root: Path = CONFIGS) -> list[str]:
 
 
 def configs_for(side: str, root: Path = CONFIGS) -> list[str]:
-    """The configs of one side: `statutes` (the default) or `precedents`."""
+    """The configs of one side: `statutes` (the default), `precedents` or `aila-statutes`."""
     return [name for name in config_names(root)
             if load_config(name, root).params.get("side", "statutes") == side]

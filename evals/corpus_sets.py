@@ -14,9 +14,10 @@ import pandas as pd
 
 from evals.querysets import QuerySet, QuerySetError, load_queryset
 
-CORPUS_SETS = ("aila-precedents", "aila-statutes", "irled-dev")
+CORPUS_SETS = ("aila2019-precedents", "aila2019-statutes", "irled2017-precedents")
 # the judgment sources each precedent set is judged over: its candidates, and only those
-CANDIDATE_SOURCES = {"aila-precedents": ("aila2019",), "irled-dev": ("irled2017_prior",)}
+CANDIDATE_SOURCES = {"aila2019-precedents": ("aila2019",),
+                     "irled2017-precedents": ("irled2017_prior",)}
 
 
 def read_qrels(path: Path, doc_prefix: str) -> dict[str, dict[str, int]]:
@@ -61,17 +62,17 @@ def aila_statute_documents(corpus_root: Path) -> pd.DataFrame:
 
 def load_corpus_set(name: str, corpus_root: Path,
                     judgments: pd.DataFrame | None = None) -> QuerySet:
-    """A corpus query set; `irled-dev` takes its query texts from the judgments table."""
+    """A corpus query set; `irled2017-precedents` takes its query texts from the judgments table."""
     aila = corpus_root / "judgments" / "aila2019"
-    if name == "aila-precedents":
+    if name == "aila2019-precedents":
         return QuerySet(name, aila_queries(corpus_root),
                         read_qrels(aila / "qrels" / "priorcases.train.txt", "AILA:"))
-    if name == "aila-statutes":
+    if name == "aila2019-statutes":
         return QuerySet(name, aila_queries(corpus_root),
                         read_qrels(aila / "qrels" / "statutes.train.txt", "AILA:"))
-    if name == "irled-dev":
+    if name == "irled2017-precedents":
         if judgments is None:
-            raise ValueError("irled-dev needs the judgments table for its query texts")
+            raise ValueError("irled2017-precedents needs the judgments table for its query texts")
         current = judgments[judgments["source"] == "irled2017_current"]
         queries = pd.DataFrame({"qid": current["doc_id"].str.removeprefix("IRLED:"),
                                 "query": current["text"], "query_type": "judgment",

@@ -9,12 +9,14 @@ from datetime import date
 import pandas as pd
 import pyarrow.parquet as pq
 
+from evals.corpus_sets import aila_statute_documents
 from evals.querysets import QuerySet
 from evals.runs import rank_frame
 from nyaya.index.build import load_vectors, read_manifest
 from nyaya.index.embedders import load_embedder
 from nyaya.index.lookups import CitationGraph, EntityIndex
 from nyaya.index.store import VectorStore
+from nyaya.retrieval.documents import DocumentResources, DocumentSearch
 from nyaya.retrieval.pipeline import COLLECTION, StatuteResources, StatuteSearch
 from nyaya.retrieval.postprocess import CrossReferences, Definitions
 from nyaya.retrieval.precedents import COLLECTION as PRECEDENTS
@@ -71,6 +73,14 @@ def load_precedent_resources(settings: Settings, store: VectorStore) -> Preceden
                                 columns=["doc_id", "source", "judges"]).to_pandas())
 
 
+def load_aila_statute_resources(settings: Settings, store: VectorStore) -> DocumentResources:
+    """AILA 2019's 197 statute descriptions in memory, embedded by the sections embedder
+    (`store` is unused: the runner opens one per side)."""
+    return DocumentResources(aila_statute_documents(settings.corpus_root),
+                             load_embedder(settings.embedder_of(COLLECTION), settings.models_dir,
+                                           settings.bge_m3_path))
+
+
 @dataclass(frozen=True)
 class TimedRun:
     run: pd.DataFrame  # qid, doc_id, rank, score, method
@@ -78,8 +88,8 @@ class TimedRun:
     median_ms: float
 
 
-def run_queryset(search: StatuteSearch | PrecedentSearch, queryset: QuerySet, top_k: int,
-                 sources: tuple[str, ...] | None = None) -> TimedRun:
+def run_queryset(search: StatuteSearch | PrecedentSearch | DocumentSearch, queryset: QuerySet,
+                 top_k: int, sources: tuple[str, ...] | None = None) -> TimedRun:
     """Every query of the set through one config; per-query latency kept for the report.
     Precedent searches stay within the set's candidate `sources`."""
     hits, times = {}, []

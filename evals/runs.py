@@ -46,3 +46,36 @@ def write_trec(frame: pd.DataFrame, path: Path, tag: str, all_qids: list[str]) -
     empty = sorted(set(all_qids) - set(frame["qid"]))
     path.with_suffix(".empty.txt").write_text("\n".join(empty) + ("\n" if empty else ""),
                                               encoding="utf-8")
+
+
+class TrecRunError(ValueError):
+    """A TREC run file that cannot be read; names the file and line."""
+
+
+def read_trec(path: Path) -> pd.DataFrame:
+    """A six-column TREC run (`qid Q0 doc_id rank score tag`) as a frame ranked per query by
+    score, then doc id (as `rank_frame` orders ours), whatever rank column the file carries."""
+    rows = []
+    seen: set[tuple[str, str]] = set()
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != 6:
+            raise TrecRunError(f"{path}:{number}: expected 6 columns "
+                               f"'qid Q0 doc_id rank score tag', got {len(parts)}")
+        qid, _, doc_id, _, score, tag = parts
+        try:
+            value = float(score)
+        except ValueError:
+            raise TrecRunError(f"{path}:{number}: score {score!r} is not a number") from None
+        if (qid, doc_id) in seen:
+            raise TrecRunError(f"{path}:{number}: {doc_id} listed twice for query {qid}")
+        seen.add((qid, doc_id))
+        rows.append((qid, doc_id, value, tag))
+    if not rows:
+        raise TrecRunError(f"{path}: no run lines")
+    hits: dict[str, list[tuple[str, float, str]]] = {}
+    for qid, doc_id, value, tag in rows:
+        hits.setdefault(qid, []).append((doc_id, value, tag))
+    return rank_frame(hits)

@@ -15,6 +15,7 @@ from collections import Counter
 
 import pandas as pd
 
+from evals.metrics import evaluate_run
 from evals.querysets import QuerySet
 from nyaya.verify.gate import verify_text
 from nyaya.verify.model import OVERALL_VERIFIED, PARTIALLY_VERIFIED, PRECEDENT_ONLY, UNVERIFIED
@@ -24,13 +25,33 @@ from nyaya.verify.statutes import StatuteChecker
 STATUSES = (OVERALL_VERIFIED, PARTIALLY_VERIFIED, PRECEDENT_ONLY, UNVERIFIED)
 # the served system's own targets (spec 001 section 10)
 TARGETS = {"verified_rate": ">= 0.70", "unverified_rate": "<= 0.10",
-           "false_positives_per_query": "<= 0.1"}
+           "false_positives_per_query": "<= 0.1", "precision@3_criminal": ">= 0.90",
+           "precision@3_civil": ">= 0.70"}
+#: Which query domains count as criminal and civil for those two targets; evidence and
+#: constitutional questions belong to neither and are left out of both.
+CRIMINAL_DOMAINS = frozenset({"criminal_substantive", "criminal_procedure", "child_protection",
+                              "cyber"})
+CIVIL_DOMAINS = frozenset({"family", "civil_contract", "civil_property", "civil_procedure",
+                           "tenancy", "consumer", "arbitration", "limitation", "employment",
+                           "motor_vehicles", "right_to_information", "negotiable_instruments"})
 
 
 def cite(doc_id: str) -> str:
     """A section doc id ("BNS_2023:103", "COI:21") as an answer would cite it."""
     act, number = doc_id.split(":", 1)
     return f"Article {number}" if act == "COI" else f"{act} s.{number}"
+
+
+def precision_by_area(run: pd.DataFrame, queryset: QuerySet) -> dict[str, float]:
+    """Precision@3 over the judged criminal and civil questions (NaN where a set has none)."""
+    domains = queryset.tags("domain")
+    out = {}
+    for area, members in (("criminal", CRIMINAL_DOMAINS), ("civil", CIVIL_DOMAINS)):
+        qrels = {qid: docs for qid, docs in queryset.qrels.items() if domains[qid] in members}
+        out[f"precision@3_{area}"] = (evaluate_run(run[run["qid"].isin(qrels)], qrels,
+                                                   ("precision@3",))["precision@3"]
+                                      if qrels else float("nan"))
+    return out
 
 
 def verification_rates(runs: pd.DataFrame, queryset: QuerySet, checker: StatuteChecker,
@@ -57,5 +78,6 @@ def verification_rates(runs: pd.DataFrame, queryset: QuerySet, checker: StatuteC
         rows.append({"config": config, "queryset": queryset.name, "queries": total, "k": k,
                      **{f"{status.lower()}_rate": statuses[status] / total
                         for status in STATUSES},
-                     "false_positives_per_query": false_positives / max(len(queryset.qrels), 1)})
+                     "false_positives_per_query": false_positives / max(len(queryset.qrels), 1),
+                     **precision_by_area(run, queryset)})
     return pd.DataFrame(rows)

@@ -164,6 +164,66 @@ def _run(args: argparse.Namespace) -> int:
     return 0 if result.success and not failed_checks else 1
 
 
+def _eval(args: argparse.Namespace) -> int:
+    """Any TREC run against any query set: the metrics table, overall and by group."""
+    from evals.corpus_sets import CORPUS_SETS, load_any_queryset
+    from evals.metrics import DEFAULT_METRICS, evaluate_groups
+    from evals.querysets import QuerySetError
+    from evals.report import markdown_table
+    from evals.runs import TrecRunError, read_trec
+
+    settings = Settings.from_env()
+    try:
+        run = read_trec(Path(args.run))
+        judgments = (read_table(settings.table_path("judgments"))
+                     if args.queryset in CORPUS_SETS else None)
+        queryset = load_any_queryset(args.queryset, settings.corpus_root, judgments)
+    except (OSError, TrecRunError, QuerySetError, ValueError) as err:
+        print(f"nyaya eval: {err}", file=sys.stderr)
+        return 2
+    strangers = sorted(set(run["qid"]) - set(queryset.queries["qid"]))
+    if strangers:
+        print(f"nyaya eval: {args.run}: {len(strangers)} query ids are not in "
+              f"{args.queryset} (e.g. {', '.join(strangers[:3])}): a run of another set?",
+              file=sys.stderr)
+        return 2
+    metrics = tuple(args.metrics.split(",")) if args.metrics else DEFAULT_METRICS
+    tags = {kind: queryset.tags(kind) for kind in args.by}
+    try:
+        table = evaluate_groups(run, queryset.qrels, tags, metrics)
+    except (KeyError, ValueError) as err:
+        print(f"nyaya eval: {err}", file=sys.stderr)
+        return 2
+    unanswered = len(set(queryset.qrels) - set(run["qid"]))
+    if args.json:
+        print(json.dumps({"run": args.run, "queryset": args.queryset,
+                          "judged_queries": len(queryset.qrels), "unanswered": unanswered,
+                          "rows": table.to_dict("records")}, indent=2))
+    else:
+        print(f"{args.run} on {args.queryset}: {len(queryset.qrels)} judged queries, "
+              f"{unanswered} without a line in the run (scored 0)\n")
+        print(markdown_table(table))
+    return 0
+
+
+def _baseline(args: argparse.Namespace) -> int:
+    """Write the regression baseline from a metrics table (the latest report's by default)."""
+    import pandas as pd
+
+    from evals.baseline import BASELINES, write_baseline
+
+    source = Path(args.metrics) if args.metrics else (
+        Settings.from_env().data_dir / "reports" / "latest" / "metrics.parquet")
+    if not source.exists():
+        print(f"nyaya baseline: no metrics table at {source}; run the evaluation first",
+              file=sys.stderr)
+        return 2
+    target = Path(args.output) if args.output else BASELINES
+    count = write_baseline(pd.read_parquet(source), target, tolerance=args.tolerance)
+    print(f"{target}: {count} entries written from {source}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="nyaya", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -209,6 +269,30 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--no-persist", dest="persist", action="store_false",
                      help="use a throwaway Dagster instance instead of DAGSTER_HOME's")
     run.set_defaults(handler=_run)
+    report = commands.add_parser(
+        "report", help="the evaluation job: runs, metrics, regression check and the report in "
+        "data/reports/<date>/ and data/reports/latest/ (only what is stale)")
+    report.set_defaults(handler=_run, job="evaluation_job", all=False, persist=True)
+    evaluate = commands.add_parser(
+        "eval", help="evaluate a TREC run file against a query set: exit 0, or 2 on bad input")
+    evaluate.add_argument("run", help="a six-column TREC run")
+    evaluate.add_argument("--queryset", required=True,
+                          help="nyaya-statutes, transition, aila2019-statutes, "
+                          "aila2019-precedents or irled2017-precedents")
+    evaluate.add_argument("--metrics", default=None,
+                          help="comma-separated ranx names (default: the report's)")
+    evaluate.add_argument("--by", nargs="*", default=[], choices=["query_type", "domain"],
+                          help="also break the metrics down by these query tags")
+    evaluate.add_argument("--json", action="store_true")
+    evaluate.set_defaults(handler=_eval)
+    baseline = commands.add_parser(
+        "baseline", help="write evals/baselines/regression.yaml from a metrics table")
+    baseline.add_argument("--metrics", default=None,
+                          help="metrics.parquet (default: data/reports/latest/metrics.parquet)")
+    baseline.add_argument("--output", default=None, help="baseline YAML to write")
+    baseline.add_argument("--tolerance", type=float, default=0.01,
+                          help="default absolute tolerance for a new file")
+    baseline.set_defaults(handler=_baseline)
     args = parser.parse_args(argv)
     return args.handler(args)
 

@@ -21,6 +21,12 @@ class NyayaSettings(dg.ConfigurableResource):
     embedder: str = ""
     chunk_embedder: str = ""
     models_dir: str = ""
+    baseline_path: str = ""  # the regression baseline YAML; evals/baselines/regression.yaml
+
+    def baseline_file(self) -> Path:
+        from evals.baseline import BASELINES
+
+        return resolve(self.baseline_path) if self.baseline_path else BASELINES
 
     def resolved(self) -> Settings:
         base = Settings.from_env()

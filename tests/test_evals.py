@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import pytest
 
 from evals.configs import config_names, load_config
-from evals.metrics import evaluate_by_tag, evaluate_run
-from evals.querysets import QuerySetError, load_queryset
+from evals.hf_datasets import as_dataset_dict
+from evals.metrics import REPEALED_CODES, evaluate_groups, evaluate_run, judged_at
+from evals.querysets import QuerySet, QuerySetError, load_queryset
 from evals.report import speed_table, write_report
-from evals.runs import rank_frame, strictly_decreasing, write_trec
+from evals.runs import TrecRunError, rank_frame, read_trec, strictly_decreasing, write_trec
+from nyaya.cli import main
 
 
 def run_of(hits: dict[str, list[tuple[str, float]]]) -> pd.DataFrame:
@@ -41,12 +45,39 @@ def test_ties_are_broken_by_doc_id_and_kept_by_ranx():
     assert evaluate_run(run, {"q1": {"b": 1}}, ("mrr",))["mrr"] == pytest.approx(0.5)
 
 
-def test_by_tag_groups_and_counts():
+def test_groups_by_kind_and_counts():
     qrels = {"q1": {"a": 1}, "q2": {"b": 1}, "q3": {"c": 1}}
     run = run_of({"q1": [("a", 1.0)], "q2": [("x", 1.0)], "q3": [("c", 1.0)]})
-    table = evaluate_by_tag(run, qrels, {"q1": "t1", "q2": "t1", "q3": "t2"}, ("mrr",))
-    assert table[["group", "queries"]].values.tolist() == [["all", 3], ["t1", 2], ["t2", 1]]
-    assert table["mrr"].tolist() == pytest.approx([2 / 3, 0.5, 1.0])
+    table = evaluate_groups(run, qrels, {"query_type": {"q1": "t1", "q2": "t1", "q3": "t2"},
+                                         "domain": {"q1": "d1"}}, ("mrr",))
+    assert table[["group_kind", "group", "queries"]].values.tolist() == [
+        ["all", "all", 3], ["query_type", "t1", 2], ["query_type", "t2", 1],
+        ["domain", "d1", 1], ["domain", "untagged", 2]]
+    assert table["mrr"].tolist() == pytest.approx([2 / 3, 0.5, 1.0, 1.0, 0.5])
+
+
+@pytest.mark.parametrize(("hits", "k", "expected"), [
+    ({"q1": [("a", 3.0), ("z", 2.0)], "q2": [("b", 1.0)]}, 2, (1 / 2 + 0 / 2) / 2),
+    ({"q1": [("a", 3.0), ("n", 2.0)], "q2": [("b", 1.0)]}, 2, (2 / 2 + 0 / 2) / 2),
+    ({"q1": [("z", 3.0), ("a", 2.0)], "q2": [("x", 1.0)]}, 1, (0 + 1) / 2),
+    ({"q1": [("a", 3.0)]}, 4, (1 / 4 + 0) / 2),  # an empty rank is unjudged
+])
+def test_judged_at_k_counts_every_judged_grade(hits, k, expected):
+    qrels = {"q1": {"a": 1, "n": 0}, "q2": {"x": 0}}
+    assert judged_at(run_of(hits), qrels, k) == pytest.approx(expected)
+
+
+def test_bpref_exact_and_as_trec_eval_without_judged_nonrelevant():
+    # q1: relevant a, c; judged non-relevant n. Ranking n, a, c: a has 1 non-relevant above it
+    # (1 - 1/min(2, 1) = 0), c too (0): bpref 0. Ranking a, n, c: 1 + 0 over 2 = 0.5.
+    qrels = {"q1": {"a": 1, "c": 1, "n": 0}}
+    worse = run_of({"q1": [("n", 3.0), ("a", 2.0), ("c", 1.0)]})
+    better = run_of({"q1": [("a", 3.0), ("n", 2.0), ("c", 1.0)]})
+    assert evaluate_run(worse, qrels, ("bpref",))["bpref"] == pytest.approx(0.0)
+    assert evaluate_run(better, qrels, ("bpref",))["bpref"] == pytest.approx(0.5)
+    # no judged non-relevant document: trec_eval scores the relevant-retrieved share
+    qrels = {"q1": {"a": 1, "c": 1, "m": 1}, "q2": {"z": 1}}
+    assert evaluate_run(better, qrels, ("bpref",))["bpref"] == pytest.approx((2 / 3 + 0) / 2)
 
 
 def test_trec_file_has_six_columns_and_lists_empty_queries(tmp_path):
@@ -111,3 +142,73 @@ def test_report_has_speed_and_extra_sections(tmp_path):
         in text
     page = (tmp_path / "latest" / "report.html").read_text()
     assert "<h2>Query-type accuracy</h2>" in page and "0.7500" in page
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("q1 Q0 a 1 1.0\n", "expected 6 columns"),
+    ("q1 Q0 a 1 high t\n", "score 'high' is not a number"),
+    ("q1 Q0 a 1 2.0 t\nq1 Q0 a 2 1.0 t\n", ":2: a listed twice for query q1"),
+    ("\n", "no run lines"),
+])
+def test_bad_trec_runs_name_file_and_line(tmp_path, text, message):
+    path = tmp_path / "run.trec"
+    path.write_text(text)
+    with pytest.raises(TrecRunError, match=message) as err:
+        read_trec(path)
+    assert str(path) in str(err.value)
+
+
+def test_read_trec_reranks_by_score_then_doc_id(tmp_path):
+    path = tmp_path / "run.trec"
+    path.write_text("q1 Q0 b 1 1.0 t\nq1 Q0 c 2 3.0 t\nq1 Q0 a 3 1.0 t\n")
+    assert read_trec(path)["doc_id"].tolist() == ["c", "a", "b"]
+
+
+def test_eval_command_scores_an_external_run(tmp_path, capsys):
+    queryset = load_queryset("nyaya-statutes")
+    first = sorted(queryset.qrels)[0]
+    best = max(queryset.qrels[first], key=queryset.qrels[first].get)
+    path = tmp_path / "external.trec"
+    path.write_text(f"{first} Q0 {best} 1 9.5 ext\n{first} Q0 NOPE:1 2 1.0 ext\n")
+    assert main(["eval", str(path), "--queryset", "nyaya-statutes", "--metrics",
+                 "precision@1,mrr", "--by", "query_type", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    overall = report["rows"][0]
+    assert overall["group"] == "all" and overall["queries"] == len(queryset.qrels)
+    assert overall["mrr"] == pytest.approx(1 / len(queryset.qrels))  # one query answered
+    assert report["unanswered"] == len(queryset.qrels) - 1
+    assert {row["group_kind"] for row in report["rows"]} == {"all", "query_type"}
+
+
+def test_eval_command_refuses_a_run_of_another_set(tmp_path, capsys):
+    path = tmp_path / "other.trec"
+    path.write_text("AILA_Q1 Q0 AILA:C1 1 1.0 ext\n")
+    assert main(["eval", str(path), "--queryset", "nyaya-statutes"]) == 2
+    assert "not in nyaya-statutes" in capsys.readouterr().err
+
+
+def test_a_queryset_becomes_a_datasets_dict_with_its_tags():
+    queryset = QuerySet("tiny", pd.DataFrame([
+        {"qid": "q1", "query": "murder", "query_type": "criminal_offence", "domain": "crim",
+         "as_of": "2026-01-01"},
+        {"qid": "q2", "query": "unjudged", "query_type": "procedural", "domain": "crim",
+         "as_of": None}]), {"q1": {"BNS_2023:103": 2, "BNS_2023:101": 1}})
+    corpus = pd.DataFrame({"doc_id": ["BNS_2023:101", "BNS_2023:103"], "text": ["a", "b"],
+                           "extra": [1, 2]})
+    data = as_dataset_dict(queryset, corpus)
+    assert {name: len(split) for name, split in data.items()} == {
+        "corpus": 2, "queries": 2, "qrels": 2}
+    assert data["corpus"].column_names == ["doc_id", "text"]
+    assert data["queries"][0]["query_type"] == "criminal_offence"
+    assert data["qrels"].to_pandas().values.tolist() == [
+        ["q1", "BNS_2023:101", 1], ["q1", "BNS_2023:103", 2]]
+
+
+def test_transition_set_judges_only_the_new_codes():
+    queryset = load_queryset("transition")
+    assert len(queryset.queries) >= 40
+    assert set(queryset.qrels) == set(queryset.queries["qid"])
+    assert set(queryset.queries["direction"]) == {"old_to_new", "new_code"}
+    judged_acts = {doc.split(":")[0] for docs in queryset.qrels.values() for doc in docs}
+    assert judged_acts <= {"BNS_2023", "BNSS_2023", "BSA_2023"}
+    assert not judged_acts & set(REPEALED_CODES)

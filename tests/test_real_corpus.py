@@ -78,7 +78,7 @@ def test_report_and_trec_run_are_written(main_run):
     # the default int8 one): it must find something; everything with BM25 or lookup > 0.1
     assert dense_only and (statutes[sorted(dense_only)] > 0.05).all()
     assert (statutes.drop(sorted(dense_only)) > 0.1).all(), statutes.to_dict()
-    assert (overall.query("queryset == 'irled-dev'")["map"] > 0.03).all()
+    assert (overall.query("queryset == 'irled2017-precedents'")["map"] > 0.03).all()
     assert overall["corpus_fingerprint"].all() and overall["code_version"].all()
     assert (overall["queries_per_second"] > 0).all()
     report = (latest / "report.md").read_text()

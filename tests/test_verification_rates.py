@@ -52,3 +52,8 @@ def test_rates_and_false_positives():
     assert table.at["off-topic", "false_positives_per_query"] == pytest.approx(1 / 3)
     assert list(table.index) == ["judged", "off-topic", "one-answer"]
     assert (table["queries"] == 3).all()
+    # the served system's precision@3 targets, per area: R1 is civil (tenancy), R2-R3 criminal
+    assert table.at["judged", "precision@3_civil"] == pytest.approx(1 / 3)
+    assert table.at["judged", "precision@3_criminal"] == pytest.approx(1 / 3)
+    assert table.at["off-topic", "precision@3_civil"] == 0.0
+    assert table.at["off-topic", "precision@3_criminal"] == pytest.approx((1 / 3 + 1 / 3) / 2)

@@ -1,0 +1,130 @@
+"""Regression baselines: expected scores with tolerances, checked against every night's metrics.
+
+Like pyserini's regression YAMLs, `evals/baselines/regression.yaml` lists, per (config, query
+set, embedder), the expected value of a few headline metrics measured on the real corpus. A
+measured value more than `tolerance` below its expectation is a regression; above it, an
+improvement (update the file: `nyaya baseline --write`). Rows are matched on the embedder too,
+and refused when the corpus fingerprint differs: numbers from another embedder or another corpus
+are not comparable, and are reported as such instead of passing or failing silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+BASELINES = Path(__file__).resolve().parent / "baselines" / "regression.yaml"
+HEADLINE_METRICS = ("ndcg@10", "map", "precision@3", "mrr")
+DEFAULT_TOLERANCE = 0.01
+OK, REGRESSED, IMPROVED, MISSING, NEW, NOT_COMPARABLE = (
+    "ok", "regressed", "improved", "missing", "new", "not_comparable")
+FAILING = (REGRESSED, MISSING)
+KEY = ["config", "queryset", "embedder"]
+COLUMNS = [*KEY, "metric", "expected", "measured", "delta", "tolerance", "status"]
+
+
+class BaselineError(ValueError):
+    """A baseline file that cannot be used; names the file and entry."""
+
+
+def load_baseline(path: Path = BASELINES) -> pd.DataFrame:
+    """One row per (config, queryset, embedder, metric): expected, tolerance, corpus."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as err:
+        raise BaselineError(f"{path}: not valid YAML: {err}") from err
+    default = float(data.get("tolerance", DEFAULT_TOLERANCE))
+    rows = []
+    for number, entry in enumerate(data.get("expected") or [], 1):
+        missing = [key for key in (*KEY, "corpus", "scores") if key not in entry]
+        if missing:
+            raise BaselineError(f"{path}: entry {number}: missing {', '.join(missing)}")
+        tolerances = entry.get("tolerance", {})
+        for metric, expected in entry["scores"].items():
+            if not isinstance(expected, int | float):
+                raise BaselineError(f"{path}: entry {number} ({entry['config']}): {metric} "
+                                    f"must be a number, not {expected!r}")
+            rows.append({**{key: entry[key] for key in KEY}, "corpus": entry["corpus"],
+                         "metric": metric, "expected": float(expected),
+                         "tolerance": float(tolerances.get(metric, default))})
+    frame = pd.DataFrame(rows, columns=[*KEY, "corpus", "metric", "expected", "tolerance"])
+    duplicated = frame[frame.duplicated([*KEY, "metric"])]
+    if len(duplicated):
+        first = duplicated.iloc[0]
+        raise BaselineError(f"{path}: {first['config']} on {first['queryset']} "
+                            f"({first['embedder']}) has {first['metric']} twice")
+    return frame
+
+
+def _status(delta: float, tolerance: float) -> str:
+    if delta < -tolerance:
+        return REGRESSED
+    return IMPROVED if delta > tolerance else OK
+
+
+def check_regression(metrics: pd.DataFrame, baseline: pd.DataFrame) -> pd.DataFrame:
+    """Every baselined metric of the measured embedders, against the `all` rows of `metrics`.
+
+    Statuses: ok / regressed / improved; `missing` for a baselined config that was not measured
+    (a config that vanished is a failure, not a pass); `new` for a measured config with no
+    baseline yet; `not_comparable` when the corpus fingerprint differs from the baseline's.
+    """
+    overall = metrics[metrics["group"] == "all"]
+    measured = {tuple(row[k] for k in KEY): row for _, row in overall.iterrows()}
+    embedders = set(overall["embedder"])
+    rows = []
+    for _, expected in baseline[baseline["embedder"].isin(embedders)].iterrows():
+        key = tuple(expected[k] for k in KEY)
+        base = {**dict(zip(KEY, key, strict=True)), "metric": expected["metric"],
+                "expected": expected["expected"], "tolerance": expected["tolerance"]}
+        row = measured.get(key)
+        if row is None or expected["metric"] not in row or pd.isna(row[expected["metric"]]):
+            rows.append({**base, "measured": float("nan"), "delta": float("nan"),
+                         "status": MISSING})
+            continue
+        value = float(row[expected["metric"]])
+        delta = value - expected["expected"]
+        status = (NOT_COMPARABLE if row.get("corpus_fingerprint") != expected["corpus"]
+                  else _status(delta, expected["tolerance"]))
+        rows.append({**base, "measured": value, "delta": delta, "status": status})
+    baselined = {tuple(k) for k in baseline[KEY].itertuples(index=False)}
+    for key in sorted(set(measured) - baselined):
+        rows.append({**dict(zip(KEY, key, strict=True)), "metric": "", "expected": float("nan"),
+                     "measured": float("nan"), "delta": float("nan"), "tolerance": float("nan"),
+                     "status": NEW})
+    return pd.DataFrame(rows, columns=COLUMNS).sort_values(
+        [*KEY, "metric"], ignore_index=True)
+
+
+def failures(deltas: pd.DataFrame) -> pd.DataFrame:
+    return deltas[deltas["status"].isin(FAILING)]
+
+
+def write_baseline(metrics: pd.DataFrame, path: Path = BASELINES,
+                   metric_names: Sequence[str] = HEADLINE_METRICS,
+                   tolerance: float = DEFAULT_TOLERANCE) -> int:
+    """Replace the entries of the measured embedders with these metrics (entries of other
+    embedders are kept); returns the number of entries written for them."""
+    existing = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else None
+    existing = existing or {}
+    overall = metrics[metrics["group"] == "all"].sort_values(KEY)
+    embedders = set(overall["embedder"])
+    kept = [entry for entry in existing.get("expected") or []
+            if entry["embedder"] not in embedders]
+    fresh = [{"config": row["config"], "queryset": row["queryset"], "embedder": row["embedder"],
+              "corpus": row["corpus_fingerprint"],
+              "scores": {name: round(float(row[name]), 4) for name in metric_names
+                         if name in row and not pd.isna(row[name])}}
+             for _, row in overall.iterrows()]
+    entries = sorted(kept + fresh, key=lambda e: (e["embedder"], e["queryset"], e["config"]))
+    header = ("# Expected scores on the real corpus (nyaya baseline --write after a run).\n"
+              "# A metric more than `tolerance` below its expectation fails the\n"
+              "# `no_metric_regressed` check; entries are per embedder and corpus fingerprint.\n")
+    body = yaml.safe_dump({"tolerance": existing.get("tolerance", tolerance),
+                           "expected": entries}, sort_keys=False, width=100)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(header + body, encoding="utf-8")
+    return len(fresh)

@@ -1,0 +1,121 @@
+"""Regression baselines: statuses, file errors, the round trip, and the asset check tripping on
+a deliberately degraded config."""
+
+from __future__ import annotations
+
+import math
+
+import dagster as dg
+import pandas as pd
+import pytest
+
+from assets.evaluation import no_metric_regressed, regression_deltas
+from evals.baseline import (
+    IMPROVED,
+    MISSING,
+    NEW,
+    NOT_COMPARABLE,
+    OK,
+    REGRESSED,
+    BaselineError,
+    check_regression,
+    load_baseline,
+    write_baseline,
+)
+from pipelines.resources import NyayaSettings
+
+CORPUS = "corpus-fp-1"
+
+
+def metrics_of(rows: list[tuple[str, str, float]], corpus: str = CORPUS) -> pd.DataFrame:
+    """`all` rows of (config, embedder, ndcg@10) on one query set."""
+    return pd.DataFrame([{"config": c, "queryset": "qs", "group_kind": "all", "group": "all",
+                          "embedder": e, "ndcg@10": v, "map": v / 2, "corpus_fingerprint": corpus}
+                         for c, e, v in rows])
+
+
+@pytest.fixture
+def baseline_file(tmp_path):
+    path = tmp_path / "baseline.yaml"
+    write_baseline(metrics_of([("a", "emb", 0.50), ("b", "emb", 0.30)]), path,
+                   metric_names=("ndcg@10",), tolerance=0.02)
+    return path
+
+
+@pytest.mark.parametrize(("measured", "expected_status"), [
+    ([("a", "emb", 0.50), ("b", "emb", 0.30)], {"a": OK, "b": OK}),
+    ([("a", "emb", 0.485), ("b", "emb", 0.30)], {"a": OK, "b": OK}),  # within 0.02
+    ([("a", "emb", 0.47), ("b", "emb", 0.30)], {"a": REGRESSED, "b": OK}),
+    ([("a", "emb", 0.53), ("b", "emb", 0.30)], {"a": IMPROVED, "b": OK}),
+    ([("a", "emb", 0.50)], {"a": OK, "b": MISSING}),  # a config vanished
+    ([("a", "emb", 0.50), ("b", "emb", 0.30), ("c", "emb", 0.1)],
+     {"a": OK, "b": OK, "c": NEW}),
+    ([("a", "other", 0.10)], {"a": NEW}),  # another embedder: its own baseline, none yet
+])
+def test_statuses(baseline_file, measured, expected_status):
+    deltas = check_regression(metrics_of(measured), load_baseline(baseline_file))
+    assert dict(zip(deltas["config"], deltas["status"], strict=True)) == expected_status
+
+
+def test_delta_and_tolerance_are_reported(baseline_file):
+    deltas = check_regression(metrics_of([("a", "emb", 0.47), ("b", "emb", 0.30)]),
+                              load_baseline(baseline_file)).set_index("config")
+    assert deltas.at["a", "delta"] == pytest.approx(-0.03)
+    assert deltas.at["a", "tolerance"] == pytest.approx(0.02)
+    assert deltas.at["a", "expected"] == pytest.approx(0.5)
+
+
+def test_another_corpus_is_not_comparable(baseline_file):
+    deltas = check_regression(metrics_of([("a", "emb", 0.1), ("b", "emb", 0.1)], "fp-2"),
+                              load_baseline(baseline_file))
+    assert set(deltas["status"]) == {NOT_COMPARABLE}
+
+
+def test_write_keeps_other_embedders_and_rounds(baseline_file):
+    write_baseline(metrics_of([("a", "emb2", 0.123456)]), baseline_file,
+                   metric_names=("ndcg@10", "map"))
+    baseline = load_baseline(baseline_file)
+    assert sorted(set(baseline["embedder"])) == ["emb", "emb2"]
+    row = baseline.query("embedder == 'emb2' and metric == 'map'").iloc[0]
+    assert row["expected"] == 0.0617 and row["tolerance"] == 0.02  # the file's tolerance kept
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("expected:\n  - {config: a, queryset: q, embedder: e, corpus: c}\n", "missing scores"),
+    ("expected:\n  - {config: a, queryset: q, embedder: e, scores: {map: 1}}\n",
+     "missing corpus"),
+    ("expected:\n  - {config: a, queryset: q, embedder: e, corpus: c, scores: {map: x}}\n",
+     "map must be a number"),
+    ("expected: [\n", "not valid YAML"),
+])
+def test_bad_baseline_files_name_the_entry(tmp_path, text, message):
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    with pytest.raises(BaselineError, match=message) as err:
+        load_baseline(path)
+    assert str(path) in str(err.value)
+
+
+def test_the_asset_check_trips_on_a_degraded_config(baseline_file):
+    """regression_deltas and its check materialized in-process: a healthy run passes, a
+    config degraded beyond tolerance fails the check and is named in its metadata."""
+
+    def materialize(metrics: pd.DataFrame) -> dg.ExecuteInProcessResult:
+        @dg.asset(name="retrieval_metrics")
+        def upstream() -> pd.DataFrame:
+            return metrics
+
+        return dg.materialize(
+            [upstream, regression_deltas, no_metric_regressed],
+            resources={"settings": NyayaSettings(baseline_path=str(baseline_file)),
+                       "io_manager": dg.mem_io_manager})
+
+    healthy = materialize(metrics_of([("a", "emb", 0.5), ("b", "emb", 0.3)]))
+    assert [c.passed for c in healthy.get_asset_check_evaluations()] == [True]
+    degraded = materialize(metrics_of([("a", "emb", 0.5), ("b", "emb", 0.1)]))
+    [evaluation] = degraded.get_asset_check_evaluations()
+    assert not evaluation.passed and evaluation.metadata["failed"].value == 1
+    assert "| b |" in evaluation.metadata["table"].value
+    deltas = degraded.output_for_node("regression_deltas")
+    assert deltas.set_index("config").at["b", "status"] == REGRESSED
+    assert not math.isnan(deltas.set_index("config").at["b", "delta"])
