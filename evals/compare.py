@@ -1,0 +1,177 @@
+"""Config against config: per-query scores, paired significance tests, Holm, win/tie/loss.
+
+A mean nDCG that is 0.02 higher over 48 queries is as likely noise as progress. This module
+answers "is config X really better than the baseline?" the way ranx.compare does (the same
+per-query scores, the same paired tests), but one row per (config, metric) against a single
+baseline, with p-values corrected for how many comparisons the table makes (Holm), and with
+the per-query win/tie/loss counts that show whether a gain is broad or a few queries' worth.
+Runs are frames (qid, doc_id, rank, score): the pipeline's own, or its TREC files read back
+with `evals.runs.read_trec`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from ranx import evaluate
+from ranx.statistical_tests import paired_student_t_test
+
+from evals.metrics import to_ranx
+
+QrelsLike = Mapping[str, Mapping[str, int]]
+
+TESTS = ("student", "fisher")
+COLUMNS = ["config", "baseline", "metric", "queries", "mean", "baseline_mean", "delta",
+           "p_value", "p_holm", "significant", "wins", "ties", "losses"]
+
+
+def _judged_rows(run: pd.DataFrame, qrels: QrelsLike) -> pd.DataFrame:
+    return run[run["qid"].isin(list(qrels))]
+
+
+def per_query_scores(run: pd.DataFrame, qrels: QrelsLike, metrics: Sequence[str]) -> pd.DataFrame:
+    """Every metric per judged query (index qid, sorted; one column a metric): the paired
+    tests need the per-query values, and an unanswered judged query must count as a 0, not
+    vanish (dropping it would flatter a run that answers less)."""
+    metrics = list(dict.fromkeys(metrics))
+    qids = sorted(qrels)
+    if not metrics:
+        raise ValueError("no metrics asked for")
+    judged = _judged_rows(run, qrels)
+    if judged.empty:  # nothing answered: ranx cannot build an all-empty Run, and all score 0
+        return pd.DataFrame(0.0, index=pd.Index(qids, name="qid"), columns=metrics)
+    plain = {qid: dict(docs) for qid, docs in qrels.items()}
+    ranx_qrels, ranx_run = to_ranx(judged, plain)
+    ranx_run.make_comparable(ranx_qrels)  # in place; sorts the query ids
+    # always a list of two or more: for one metric with a cutoff ("ndcg@10") and
+    # return_mean=False, ranx 0.3.21 looks its result up under the name without the cutoff
+    # and raises KeyError; the repeated name is computed twice and returned once, in a dict
+    asked = metrics if len(metrics) > 1 else metrics * 2
+    scores = evaluate(ranx_qrels, ranx_run, asked, return_mean=False, make_comparable=True,
+                      save_results_in_run=False)
+    order = ranx_run.get_query_ids()
+    frame = pd.DataFrame({m: np.asarray(scores[m], dtype=float) for m in metrics},
+                         index=pd.Index(order, name="qid"))
+    return frame.reindex(qids)
+
+
+def per_query(run: pd.DataFrame, qrels: QrelsLike, metric: str) -> pd.Series:
+    """One metric per judged query (index qid, sorted); an unanswered judged query scores 0."""
+    return per_query_scores(run, qrels, [metric])[metric].rename(metric)
+
+
+def holm(p_values: Mapping[str, float]) -> dict[str, float]:
+    """Holm-Bonferroni adjusted p-values (step-down, monotone, capped at 1), same keys.
+
+    Testing 50 (config, metric) pairs at 0.05 finds about 2.5 "significant" gains by chance;
+    Holm controls the family-wise error like Bonferroni but rejects more. The i-th smallest of
+    m p-values becomes max over j <= i of (m - j + 1) * p_(j), capped at 1."""
+    for key, p in p_values.items():
+        if not 0 <= p <= 1:  # also catches NaN
+            raise ValueError(f"p-value of {key!r} is {p}, not in [0, 1]")
+    ordered = sorted(p_values, key=lambda key: (p_values[key], key))
+    m = len(ordered)
+    adjusted: dict[str, float] = {}
+    running = 0.0
+    for i, key in enumerate(ordered):
+        running = max(running, min(1.0, (m - i) * p_values[key]))
+        adjusted[key] = running
+    return {key: adjusted[key] for key in p_values}
+
+
+def win_tie_loss(a: pd.Series, b: pd.Series, epsilon: float = 1e-9) -> tuple[int, int, int]:
+    """Queries where `a` beats `b`, ties it (within epsilon), and loses to it: a mean gain
+    carried by three queries reads differently from one spread over thirty. Both series are
+    indexed by qid and must hold the same queries."""
+    if epsilon < 0:
+        raise ValueError(f"epsilon must be >= 0, got {epsilon}")
+    if set(a.index) != set(b.index):
+        only_a, only_b = sorted(set(a.index) - set(b.index)), sorted(set(b.index) - set(a.index))
+        raise ValueError(f"the two series hold different queries: only in a {only_a[:5]}, "
+                         f"only in b {only_b[:5]}")
+    diff = a.to_numpy(dtype=float) - b.reindex(a.index).to_numpy(dtype=float)
+    if np.isnan(diff).any():
+        raise ValueError("per-query scores contain NaN")
+    wins, losses = int((diff > epsilon).sum()), int((diff < -epsilon).sum())
+    return wins, len(diff) - wins - losses, losses
+
+
+def fisher_randomization(control: np.ndarray, treatment: np.ndarray,
+                         n_permutations: int = 1000, seed: int = 42) -> float:
+    """Two-sided paired randomization test, as ranx's: the share of random swaps of each
+    query's pair whose |mean difference| is at least the observed one. Our own, seeded with a
+    numpy Generator, because ranx's numba version seeds only the calling thread and gives a
+    different p-value from run to run with more than one thread."""
+    diff = np.asarray(control, dtype=float) - np.asarray(treatment, dtype=float)
+    observed = abs(diff.mean())
+    signs = np.random.default_rng(seed).choice((-1.0, 1.0), size=(n_permutations, len(diff)))
+    permuted = np.abs((signs * diff).mean(axis=1))
+    return float((permuted >= observed - 1e-12).mean())  # 1e-12: the observed swap counts too
+
+
+def _p_value(control: np.ndarray, treatment: np.ndarray, test: str, n_permutations: int,
+             seed: int) -> float:
+    if np.array_equal(control, treatment) or len(control) < 2:
+        return 1.0  # nothing differs, or one query: no evidence (t would be 0/0 or undefined)
+    if test == "student":
+        p_value, _ = paired_student_t_test(control, treatment)
+        return float(p_value)
+    return fisher_randomization(control, treatment, n_permutations, seed)
+
+
+def compare_configs(runs: Mapping[str, pd.DataFrame], qrels: QrelsLike, baseline: str,
+                    metrics: Sequence[str] = ("ndcg@10", "map"), test: str = "student",
+                    alpha: float = 0.05, *, n_permutations: int = 1000,
+                    seed: int = 42) -> pd.DataFrame:
+    """Each config against `baseline` over the judged queries: means, delta, a paired test
+    per (config, metric), Holm across every row of the table, and win/tie/loss per query.
+
+    `test` is "student" (ranx's two-sided paired t-test: the p-values ranx.compare reports)
+    or "fisher" (paired randomization test, seeded). Rows are ordered by metric as given, then
+    config name. A config scored on different queries than the baseline (a tuned one scored
+    on held-out queries only) must be compared with `qrels` restricted to those queries."""
+    if test not in TESTS:
+        raise ValueError(f"unknown test {test!r}; choose one of {TESTS}")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    if not qrels:
+        raise ValueError("no judged queries in qrels: nothing to compare on")
+    metrics = list(dict.fromkeys(metrics))
+    if not metrics:
+        raise ValueError("no metrics asked for")
+    if baseline not in runs:
+        raise ValueError(f"baseline config {baseline!r} is not among the runs "
+                         f"({', '.join(sorted(runs)) or 'none'})")
+    for name, run in runs.items():
+        missing = {"qid", "doc_id", "rank", "score"} - set(run.columns)
+        if missing:
+            raise ValueError(f"run of config {name!r} lacks columns {sorted(missing)}")
+        if _judged_rows(run, qrels).empty:
+            raise ValueError(f"run of config {name!r} answers none of the {len(qrels)} judged "
+                             "queries: wrong query set, or qids that do not match the qrels")
+    scores = {name: per_query_scores(run, qrels, metrics) for name, run in runs.items()}
+    base = scores[baseline]
+    rows = []
+    for metric in metrics:
+        for name in sorted(runs):
+            if name == baseline:
+                continue
+            ours, theirs = scores[name][metric], base[metric]
+            wins, ties, losses = win_tie_loss(ours, theirs)
+            rows.append({
+                "config": name, "baseline": baseline, "metric": metric, "queries": len(ours),
+                "mean": float(ours.mean()), "baseline_mean": float(theirs.mean()),
+                "delta": float(ours.mean() - theirs.mean()),
+                "p_value": _p_value(theirs.to_numpy(), ours.to_numpy(), test, n_permutations,
+                                    seed),
+                "wins": wins, "ties": ties, "losses": losses})
+    table = pd.DataFrame(rows, columns=[c for c in COLUMNS if c not in ("p_holm",
+                                                                        "significant")])
+    adjusted = holm({f"{row.config}\t{row.metric}": row.p_value for row in table.itertuples()})
+    table["p_holm"] = [adjusted[f"{c}\t{m}"] for c, m in zip(table["config"], table["metric"],
+                                                              strict=True)]
+    table["significant"] = table["p_holm"] < alpha
+    return table[COLUMNS].astype({"queries": "int64", "wins": "int64", "ties": "int64",
+                                  "losses": "int64", "significant": bool})
