@@ -17,9 +17,12 @@ RELEVANT, TANGENTIAL or NOT_APPLICABLE, from one of two sources:
   * domain (weight DOMAIN_WEIGHT): the query's legal domain from the judgment domain tagger
     (`nyaya.judgments.domains`: its phrase lexicon on the query, and the Acts the query names),
     against the domain of the section's Act (Articles by their group). The share of the query's
-    domain evidence that falls in the section's domain when there is some, -1 when the query
-    clearly belongs elsewhere (a tenancy question and an evidence or arbitration Act), 0 when
-    either side has no domain (general Acts, queries without domain words);
+    domain evidence that falls in the section's domain when there is some; 0 when the section's
+    domain is related to one of the query's (RELATED_DOMAINS: a dowry death question and the BNS,
+    an OTP fraud and the IT Act, a tenancy notice and the Transfer of Property Act are no
+    contradiction) or either side has no domain (general Acts, queries without domain words);
+    -1 only when the query belongs to an unrelated area (a tenancy question and an evidence or
+    arbitration Act);
   * named (NAMED_BONUS): the query itself names the section, or a repealed section whose
     successor it is ("IPC 302" names BNS 103), read by the retrieval query analyzer.
   No cross-encoder is available offline; the dense embedders were tried as a fourth term and
@@ -34,9 +37,18 @@ law); T_HIGH is the cut at or above it with the best macro F1 of the three class
 found: a retrieved section that is not relevant is, by construction, a good lexical match, so the
 lexical term cannot rule one out (removing what matched below 0.3 of the best section was right on
 the held-out half no more often than chance: situational questions share few words with the
-sections that answer them); a domain mismatch can. So on the real tables a
-section is NOT_APPLICABLE when its domain contradicts the query's, RELEVANT only when the query
-names it, and otherwise TANGENTIAL: kept, with a note that a person should check it applies.
+sections that answer them); a domain contradiction can, but only between unrelated areas: with
+a plain -1 for every other domain (no RELATED_DOMAINS), 20 of the 305 training pairs it removed
+were judged relevant (a dowry death question answered by BNS 80, an OTP fraud by BNS 318, a
+juvenile accused by JJA 15, a tenancy notice by TPA 106) and nothing could be removed at 98%; a
+partial penalty for related domains did not help either (the related sections that answer a
+question often share few of its words, so the lexical term cannot lift them over it). So on the
+real tables a section is NOT_APPLICABLE when its domain is unrelated to every domain of the
+query, RELEVANT only when the query names it, and otherwise TANGENTIAL: kept, with a note that a
+person should check it applies. What the score cannot do: tell two sections of one related Act
+apart. For the deposit question it removes BSA 112 and ACA 38 but keeps TPA 114 as TANGENTIAL,
+because TPA 114 is a lease section like TPA 108, which nyaya-statutes judges relevant to that
+question (and matches its words less); only the labeled query's qrels remove TPA 114.
 """
 
 from __future__ import annotations
@@ -71,15 +83,56 @@ DOMAIN_WEIGHT = 2.0  # a domain mismatch (-2) costs more than any lexical match 
 NAMED_BONUS = 3.0  # more than lexical + domain can add, so a named section outranks the rest
 MIN_REMOVAL_PRECISION = 0.98  # share of T_LOW's removals that must be unjudged (training pairs)
 NEGATIVE_DEPTH = 10  # top BM25 hits per training query that serve as negatives when unjudged
-# Calibrated on the real tables (37,464 sections; nyaya-statutes: 22 training queries, 323
-# pairs; 26 held-out queries, 389 pairs) by `NYAYA_DATA=data .venv/bin/python -m
-# nyaya.verify.relevance`. Precision / recall, training half: RELEVANT 1.000 / 0.407,
-# TANGENTIAL 0.079 / 0.950, NOT_APPLICABLE 0.986 / 0.250; held-out half: RELEVANT 0.875 / 0.206,
-# TANGENTIAL 0.077 / 0.885, NOT_APPLICABLE 0.927 / 0.231 (it removes 10% of the held-out judged
-# sections, all domain mismatches: a family question answered by BNS 85/86/82, a tenancy one by
-# TPA 108 / ICA 73, custody by Article 22; and 27% of the retrieved unjudged ones).
+# Areas of law that meet in ordinary questions, so that a section of one answers questions of the
+# other: a section in a domain related to one of the query's is no contradiction (domain term 0,
+# neither agreement nor mismatch). Written from the subject matter of Indian law (which Acts and
+# proceedings a question of each area needs) and checked against the misses of the training half
+# only (never the held-out half); no weight is fitted. The relation is symmetric, each pair is
+# listed once, and a pair not listed is unrelated (a tenancy question and the Evidence or the
+# Arbitration Act: specification 001).
+RELATED_DOMAINS: dict[str, tuple[str, ...]] = {
+    # offence, its investigation and trial, and proof go together; the special Acts define
+    # offences of their own (IT Act, POCSO / Juvenile Justice, cheque dishonour, corruption of
+    # public servants and workplace sexual harassment); matrimonial offences (cruelty, dowry
+    # death, bigamy) and maintenance under BNSS 144 are family law; Articles 20-22 protect the
+    # accused; bank and card frauds are cheating
+    "criminal_substantive": ("criminal_procedure", "evidence", "constitutional", "cyber",
+                             "child_protection", "family", "negotiable_instruments",
+                             "banking_finance", "labour_service"),
+    "criminal_procedure": ("evidence", "constitutional", "cyber", "child_protection", "family",
+                           "negotiable_instruments"),
+    # electronic records; Article 20(3); presumptions of legitimacy, death and dowry death; civil
+    # trials are proved under the same Act
+    "evidence": ("cyber", "constitutional", "family", "civil_procedure"),
+    "constitutional": ("administrative", "labour_service", "environment"),
+    # contracts underlie sales and leases of property, consumer and banking transactions,
+    # cheques, employment and arbitration agreements
+    "civil_contract": ("civil_property", "tenancy", "consumer", "banking_finance",
+                       "negotiable_instruments", "labour_service", "arbitration",
+                       "civil_procedure"),
+    # leases are Chapter V of the Transfer of Property Act; mortgages; builders and buyers;
+    # succession, partition, wills and gifts of family property
+    "civil_property": ("tenancy", "banking_finance", "consumer", "family", "civil_procedure"),
+    # suits, limitation and courts for every civil claim
+    "civil_procedure": ("tenancy", "consumer", "arbitration", "negotiable_instruments",
+                        "banking_finance", "family"),
+    "family": ("child_protection",),  # custody, adoption (Juvenile Justice Act Chapter VIII)
+    "banking_finance": ("negotiable_instruments", "cyber", "consumer"),
+    "administrative": ("labour_service", "environment", "tax"),
+}
+_RELATED = frozenset(frozenset((a, b)) for a, others in RELATED_DOMAINS.items() for b in others)
+# Calibrated on the real tables (37,464 sections; nyaya-statutes: 76 training queries, 1,071
+# pairs; 82 held-out queries, 1,148 pairs) by `NYAYA_DATA=data .venv/bin/python -m
+# nyaya.verify.relevance`: T_LOW falls between the contradictions (lexical - 2 <= -1) and the
+# rest (>= 0), so exactly the unrelated-domain sections the query does not name are removed (the
+# fit on the earlier plain -1 mismatch gave -2.0: nothing removed). Precision / recall,
+# training half: RELEVANT 1.000 / 0.395, TANGENTIAL 0.054 / 1.000, NOT_APPLICABLE 1.000 / 0.092;
+# held-out half: RELEVANT 0.958 / 0.237, TANGENTIAL 0.047 / 0.980, NOT_APPLICABLE 1.000 / 0.085.
+# Removed: no judged section on either half; 11.9% (training) and 10.9% (held-out) of the
+# retrieved unjudged ones, no neighbour. The price: about 90% of the unjudged sections a plain
+# retrieval surfaces are kept as TANGENTIAL (false positives a person must check).
 T_LOW = -0.5
-T_HIGH = 4.0
+T_HIGH = 3.3613
 
 
 @dataclass(frozen=True)
@@ -104,6 +157,7 @@ class ScoreParts:
     named: bool
     query_domains: tuple[str, ...]  # strongest first
     section_domain: str | None
+    related_to: str | None = None  # the query domain the section's is related to (domain 0)
 
     @property
     def total(self) -> float:
@@ -118,6 +172,11 @@ class _QueryView:
     lexical: np.ndarray  # per section row, relative to the best row
     evidence: Counter  # domain -> evidence
     named: frozenset[tuple[str, str]]
+
+
+def domains_related(a: str, b: str) -> bool:
+    """Whether two different domains are related areas of law (RELATED_DOMAINS)."""
+    return frozenset((a, b)) in _RELATED
 
 
 def normalize_query(query: str) -> str:
@@ -206,15 +265,18 @@ class RelevanceJudge:
         section_domain = self.tagger.provision_domain(
             CitedProvision(act_code, key[1], self._kind(act_code), None))
         total = sum(view.evidence.values())
+        ranked = tuple(d for d, v in sorted(view.evidence.items(), key=lambda kv: (-kv[1], kv[0]))
+                       if v > 0)
+        related_to = None
         if not total or section_domain is None:
             domain = 0.0
         elif view.evidence[section_domain] > 0:
             domain = view.evidence[section_domain] / total
-        else:
-            domain = -1.0
-        ranked = tuple(d for d, _ in sorted(view.evidence.items(), key=lambda kv: (-kv[1], kv[0])))
+        else:  # a contradiction only when no domain of the query is related to the section's
+            related_to = next((d for d in ranked if domains_related(d, section_domain)), None)
+            domain = 0.0 if related_to else -1.0
         return ScoreParts(round(float(view.lexical[row]), 4) if row is not None else 0.0,
-                          round(domain, 4), key in view.named, ranked, section_domain)
+                          round(domain, 4), key in view.named, ranked, section_domain, related_to)
 
     def judge(self, query: str, act_code: str, section_number: str) -> Relevance:
         """RELEVANT / TANGENTIAL / NOT_APPLICABLE for one cited section, with the reason."""
@@ -244,6 +306,9 @@ class RelevanceJudge:
                       f"{parts.section_domain} domain")
         elif parts.domain > 0:
             domain = f"domain {parts.section_domain} matches the query"
+        elif parts.related_to:
+            domain = (f"the query is about {parts.related_to} and {cited} belongs to the related "
+                      f"{parts.section_domain} domain (no contradiction)")
         else:
             domain = "no domain to compare"
         terms = (f"{'named in the query; ' if parts.named else ''}{domain}; lexical match "
