@@ -38,6 +38,7 @@ bench: setup  ## speed benchmarks that print figures
 	$(BIN)/python benchmarks/bench_indexes.py
 	$(BIN)/python benchmarks/bench_retrieval.py
 	$(BIN)/python benchmarks/bench_citations.py
+	$(BIN)/python benchmarks/bench_evaluation.py
 
 bench-embedders: setup  ## speed and retrieval quality per embedder (about an hour with fp32 MiniLM)
 	$(BIN)/python benchmarks/bench_embedders.py

@@ -13,8 +13,9 @@ import pandas as pd
 
 from evals import query_types
 from evals.baseline import check_regression, failures, load_baseline
+from evals.compare import compare_configs
 from evals.configs import config_names, configs_for, load_config
-from evals.corpus_sets import CANDIDATE_SOURCES, load_any_queryset
+from evals.corpus_sets import CANDIDATE_SOURCES, absent_aila_statutes, load_any_queryset
 from evals.metrics import DEFAULT_METRICS, STATUTE_METRICS, evaluate_groups
 from evals.querysets import QuerySet, load_queryset, unknown_documents
 from evals.report import markdown_table, speed_table, write_report
@@ -71,12 +72,13 @@ def _side_runs(context: dg.AssetExecutionContext, settings: Settings, side: str,
     store = open_store(settings.qdrant_path, settings.qdrant_url, settings.qdrant_api_key)
     precedents = side == "precedents"
     judgments = read_table(settings.warehouse / "judgments.parquet") if precedents else None
-    # judged files the corpus ships empty: they stay in the qrels (an honest ceiling on
-    # recall) and are counted, instead of failing the run
-    empty = judged_empty_files(settings) if precedents else set()
+    # judged files the corpus ships empty or lacks: they stay in the qrels (an honest ceiling
+    # on recall) and are counted, instead of failing the run
+    empty = (judged_empty_files(settings) if precedents else
+             absent_aila_statutes(settings.corpus_root) if side == "aila-statutes" else set())
     if empty:
-        context.log.info(f"{len(empty)} judged documents are empty files in the corpus: "
-                         f"kept in the qrels as misses ({', '.join(sorted(empty))})")
+        context.log.info(f"{len(empty)} judged documents are empty or absent files in the "
+                         f"corpus: kept in the qrels as misses ({', '.join(sorted(empty))})")
     runs = {}
     try:
         resources = load(settings, store)
@@ -241,6 +243,52 @@ def verification_rates(settings: NyayaSettings, retrieval_runs: pd.DataFrame) ->
                                       "table": dg.MetadataValue.md(markdown_table(table))})
 
 
+#: The reference each query set's configs are tested against: plain BM25 on every side.
+COMPARISON_BASELINES = {"nyaya-statutes": "bm25-sections", "transition": "bm25-sections",
+                        "aila2019-statutes": "aila-statutes-bm25",
+                        "aila2019-precedents": "precedents-sparse",
+                        "irled2017-precedents": "precedents-sparse"}
+
+
+def comparisons(settings: Settings, runs: pd.DataFrame) -> pd.DataFrame:
+    """Per query set, every config against its BM25 baseline: paired t-test on nDCG@10 and
+    MAP with Holm across the set's comparisons, and win/tie/loss per query. Tuned configs are
+    compared on the held-out queries they are scored on, in a table of their own."""
+    judgments = read_table(settings.warehouse / "judgments.parquet")
+    tables = []
+    for queryset_name, group in runs.groupby("queryset"):
+        baseline = COMPARISON_BASELINES.get(queryset_name)
+        by_config = {name: frame for name, frame in group.groupby("config")}
+        if baseline not in by_config or len(by_config) < 2:
+            continue
+        qrels = load_any_queryset(queryset_name, settings.corpus_root, judgments).qrels
+        tuned = {name for name in by_config if is_tuned(load_config(name).params)}
+        plain = {name: frame for name, frame in by_config.items() if name not in tuned}
+        held = {name: frame for name, frame in by_config.items()
+                if name in tuned or name == baseline}
+        for subset, scope, judged in (
+                (plain, "all judged", qrels),
+                (held, "held out", {q: qrels[q] for q in in_split(qrels, HELDOUT)})):
+            if len(subset) > 1 and judged:
+                tables.append(compare_configs(subset, judged, baseline).assign(
+                    queryset=queryset_name, scope=scope))
+    table = pd.concat(tables, ignore_index=True)
+    lead = ["queryset", "scope", "config", "baseline", "metric"]
+    return table[lead + [c for c in table.columns if c not in lead]]
+
+
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION)
+def config_comparison(settings: NyayaSettings, retrieval_runs: pd.DataFrame) -> dg.Output:
+    """Is a config really better than BM25? Paired tests with Holm correction and per-query
+    win/tie/loss, per query set (evals/compare.py)."""
+    table = comparisons(settings.resolved(), retrieval_runs)
+    significant = table[table["significant"]]
+    return dg.Output(table, metadata={
+        "significant": len(significant),
+        "table": dg.MetadataValue.md(markdown_table(significant) if len(significant)
+                                     else "no difference is significant after Holm")})
+
+
 @dg.asset(group_name=GROUP, code_version=CODE_VERSION)
 def regression_deltas(settings: NyayaSettings, retrieval_metrics: pd.DataFrame) -> dg.Output:
     """Each config's headline metrics against the regression baseline (evals/baseline.py):
@@ -268,7 +316,8 @@ def evaluation_report(context: dg.AssetExecutionContext, settings: NyayaSettings
                       retrieval_metrics: pd.DataFrame,
                       query_type_accuracy: pd.DataFrame,
                       verification_rates: pd.DataFrame,
-                      regression_deltas: pd.DataFrame) -> dg.MaterializeResult:
+                      regression_deltas: pd.DataFrame,
+                      config_comparison: pd.DataFrame) -> dg.MaterializeResult:
     """data/reports/<date>/ and data/reports/latest/: report.md, report.html, metrics tables."""
     resolved = settings.resolved()
     now = datetime.now(UTC)
@@ -286,7 +335,9 @@ def evaluation_report(context: dg.AssetExecutionContext, settings: NyayaSettings
                            "Query-type accuracy of the query analyzer": query_type_accuracy,
                            "Verification of each config's top 5 (targets: "
                            + ", ".join(f"{k} {v}" for k, v in VERIFICATION_TARGETS.items())
-                           + ")": verification_rates},
+                           + ")": verification_rates,
+                           "Significance against BM25 (paired t-test, Holm-corrected within "
+                           "each query set; win / tie / loss per query)": config_comparison},
                           verification=verification_rates, regression=regression_deltas)
     context.log.info(f"report written to {folder}")
     return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(folder)),

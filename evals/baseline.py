@@ -31,7 +31,10 @@ class BaselineError(ValueError):
 
 
 def load_baseline(path: Path = BASELINES) -> pd.DataFrame:
-    """One row per (config, queryset, embedder, metric): expected, tolerance, corpus."""
+    """One row per (config, queryset, embedder, metric): expected, tolerance, corpus. No file
+    is an empty baseline: every config is then `new`, and the check says none was compared."""
+    if not path.exists():
+        return pd.DataFrame(columns=[*KEY, "corpus", "metric", "expected", "tolerance"])
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as err:
@@ -106,19 +109,20 @@ def failures(deltas: pd.DataFrame) -> pd.DataFrame:
 def write_baseline(metrics: pd.DataFrame, path: Path = BASELINES,
                    metric_names: Sequence[str] = HEADLINE_METRICS,
                    tolerance: float = DEFAULT_TOLERANCE) -> int:
-    """Replace the entries of the measured embedders with these metrics (entries of other
-    embedders are kept); returns the number of entries written for them."""
+    """Write these metrics' entries into the file, replacing those with the same (config,
+    queryset, embedder) and keeping the rest (another embedder's, or a config that was not run:
+    it stays `missing` until someone removes it on purpose); returns the entries written."""
     existing = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else None
     existing = existing or {}
     overall = metrics[metrics["group"] == "all"].sort_values(KEY)
-    embedders = set(overall["embedder"])
-    kept = [entry for entry in existing.get("expected") or []
-            if entry["embedder"] not in embedders]
     fresh = [{"config": row["config"], "queryset": row["queryset"], "embedder": row["embedder"],
               "corpus": row["corpus_fingerprint"],
               "scores": {name: round(float(row[name]), 4) for name in metric_names
                          if name in row and not pd.isna(row[name])}}
              for _, row in overall.iterrows()]
+    replaced = {tuple(entry[k] for k in KEY) for entry in fresh}
+    kept = [entry for entry in existing.get("expected") or []
+            if tuple(entry[k] for k in KEY) not in replaced]
     entries = sorted(kept + fresh, key=lambda e: (e["embedder"], e["queryset"], e["config"]))
     header = ("# Expected scores on the real corpus (nyaya baseline --write after a run).\n"
               "# A metric more than `tolerance` below its expectation fails the\n"

@@ -60,6 +60,16 @@ def aila_statute_documents(corpus_root: Path) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def absent_aila_statutes(corpus_root: Path) -> set[str]:
+    """Statutes the released qrels judge but the corpus has no file for (S58, judged relevant
+    for AILA_Q2, is one: the corpus holds 197 of S1-S200). They stay in the qrels, as misses:
+    an honest ceiling on recall, counted in the run's log rather than failing it."""
+    held = set(aila_statute_documents(corpus_root)["doc_id"])
+    qrels = read_qrels(corpus_root / "judgments" / "aila2019" / "qrels" / "statutes.train.txt",
+                       "AILA:")
+    return {doc for docs in qrels.values() for doc in docs} - held
+
+
 def load_corpus_set(name: str, corpus_root: Path,
                     judgments: pd.DataFrame | None = None) -> QuerySet:
     """A corpus query set; `irled2017-precedents` takes its query texts from the judgments table."""

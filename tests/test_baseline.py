@@ -57,6 +57,11 @@ def test_statuses(baseline_file, measured, expected_status):
     assert dict(zip(deltas["config"], deltas["status"], strict=True)) == expected_status
 
 
+def test_no_baseline_file_makes_every_config_new(tmp_path):
+    deltas = check_regression(metrics_of([("a", "emb", 0.5)]), load_baseline(tmp_path / "none"))
+    assert deltas["status"].tolist() == [NEW]
+
+
 def test_delta_and_tolerance_are_reported(baseline_file):
     deltas = check_regression(metrics_of([("a", "emb", 0.47), ("b", "emb", 0.30)]),
                               load_baseline(baseline_file)).set_index("config")
@@ -71,11 +76,14 @@ def test_another_corpus_is_not_comparable(baseline_file):
     assert set(deltas["status"]) == {NOT_COMPARABLE}
 
 
-def test_write_keeps_other_embedders_and_rounds(baseline_file):
-    write_baseline(metrics_of([("a", "emb2", 0.123456)]), baseline_file,
+def test_write_replaces_same_key_keeps_the_rest_and_rounds(baseline_file):
+    write_baseline(metrics_of([("a", "emb2", 0.123456), ("b", "emb", 0.25)]), baseline_file,
                    metric_names=("ndcg@10", "map"))
     baseline = load_baseline(baseline_file)
     assert sorted(set(baseline["embedder"])) == ["emb", "emb2"]
+    expected = baseline.set_index(["config", "embedder", "metric"])["expected"]
+    assert expected[("a", "emb", "ndcg@10")] == 0.5  # kept
+    assert expected[("b", "emb", "ndcg@10")] == 0.25  # replaced
     row = baseline.query("embedder == 'emb2' and metric == 'map'").iloc[0]
     assert row["expected"] == 0.0617 and row["tolerance"] == 0.02  # the file's tolerance kept
 

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from evals.configs import config_names, load_config
+from evals.corpus_sets import absent_aila_statutes
 from evals.hf_datasets import as_dataset_dict
 from evals.metrics import REPEALED_CODES, evaluate_groups, evaluate_run, judged_at
 from evals.querysets import QuerySet, QuerySetError, load_queryset
@@ -212,3 +213,9 @@ def test_transition_set_judges_only_the_new_codes():
     judged_acts = {doc.split(":")[0] for docs in queryset.qrels.values() for doc in docs}
     assert judged_acts <= {"BNS_2023", "BNSS_2023", "BSA_2023"}
     assert not judged_acts & set(REPEALED_CODES)
+
+
+def test_judged_aila_statutes_without_a_file_are_known(real_corpus):
+    """AILA 2019 ships 197 of S1-S200; the released qrels judge S58, which is absent: it stays a
+    judged miss (counted in the run's log), so every run's recall has this ceiling."""
+    assert absent_aila_statutes(real_corpus) == {"AILA:S58"}

@@ -27,7 +27,9 @@ def test_main_job_succeeds_with_every_check_passing(main_run):
     _, result = main_run
     assert result.success
     evaluations = list(result.get_asset_check_evaluations())
-    assert len(evaluations) == 16  # 12 on the tables, one point count per collection
+    # 12 on the tables, one point count per collection, and no metric regressed against the
+    # committed baseline (evals/baselines/regression.yaml, this embedder's entries)
+    assert len(evaluations) == 17
     assert [e.check_name for e in evaluations if not e.passed] == []
 
 
@@ -294,3 +296,69 @@ def test_entity_index_and_citation_graph_load_for_query_time(main_run):
     graph = CitationGraph.load(data_dir / "warehouse")
     landmark = graph.landmarks(limit=1)[0]
     assert landmark.doc_ids and graph.neighbours(list(landmark.doc_ids))
+
+
+def test_every_query_set_is_run_measured_and_broken_down(main_run):
+    data_dir, _ = main_run
+    metrics = pd.read_parquet(data_dir / "reports" / "latest" / "metrics.parquet")
+    assert set(metrics["queryset"]) == {"nyaya-statutes", "transition", "aila2019-statutes",
+                                        "aila2019-precedents", "irled2017-precedents"}
+    for name in ("aila2019-statutes", "aila2019-precedents"):  # a line for all 50 queries
+        run = (data_dir / "runs" / name).glob("*.trec")
+        assert all(len({line.split()[0] for line in path.read_text().splitlines()}) == 50
+                   for path in run)
+    irled = (data_dir / "runs" / "irled2017-precedents" / "precedents-sparse.trec").read_text()
+    assert len({line.split()[0] for line in irled.splitlines()}) == 200  # judged or not
+    statutes = metrics.query("queryset == 'nyaya-statutes' and config == 'bm25-sections'")
+    assert {"all", "query_type", "domain", "split"} == set(statutes["group_kind"])
+    assert statutes.query("group_kind == 'domain'")["group"].nunique() >= 8
+    aila = metrics.query("queryset == 'aila2019-statutes' and group == 'all'")
+    assert aila["queries"].eq(10).all() and aila["bpref"].between(0, 1).all()
+    # the statute configs search the law in force: the new-code questions of the transition
+    # set get no repealed section in their top 10
+    transition = metrics.query("queryset == 'transition' and group == 'new_code'")
+    assert len(transition) and transition["repealed@10"].eq(0).all()
+    overall = metrics.query("group == 'all'")
+    assert overall["judged@10"].between(0, 1).all() and overall["evaluated_at"].all()
+
+
+def test_the_regression_check_trips_on_a_degraded_config(main_run):
+    """The committed baseline passes this run; the same config with its rankings reversed (a
+    deliberately degraded config) fails it."""
+    from evals.baseline import REGRESSED, check_regression, failures, load_baseline
+    from evals.metrics import evaluate_run
+    from evals.runs import read_trec
+
+    data_dir, _ = main_run
+    metrics = pd.read_parquet(data_dir / "reports" / "latest" / "metrics.parquet")
+    baseline = load_baseline()
+    deltas = check_regression(metrics, baseline)
+    assert failures(deltas).empty, failures(deltas).to_string()
+    assert (deltas["status"] == "ok").sum() >= 40  # this embedder's entries were compared
+    run = read_trec(data_dir / "runs" / "nyaya-statutes" / "lookup-weighted-rrf.trec")
+    reversed_run = run.assign(score=-run["score"])
+    reversed_run["rank"] = reversed_run.groupby("qid")["score"].rank(ascending=False,
+                                                                      method="first")
+    qrels = load_queryset("nyaya-statutes").qrels
+    degraded = metrics.copy()
+    mask = ((degraded["config"] == "lookup-weighted-rrf") &
+            (degraded["queryset"] == "nyaya-statutes") & (degraded["group"] == "all"))
+    for name, value in evaluate_run(reversed_run, qrels).items():
+        if name in degraded:
+            degraded.loc[mask, name] = value
+    tripped = failures(check_regression(degraded, baseline))
+    assert set(tripped["config"]) == {"lookup-weighted-rrf"}
+    assert set(tripped["status"]) == {REGRESSED}
+
+
+def test_report_page_has_its_figures_and_query_sets_export_as_datasets(main_run):
+    from evals.hf_datasets import load_dataset
+
+    data_dir, _ = main_run
+    page = (data_dir / "reports" / "latest" / "report.html").read_text()
+    assert page.count("<svg") >= 5 and "Regression" in page
+    assert (data_dir / "reports" / "latest" / "regression.csv").stat().st_size > 0
+    settings = NyayaSettings(data_dir=str(data_dir)).resolved()
+    transition = load_dataset("transition", settings)
+    assert len(transition["queries"]) == len(load_queryset("transition").queries)
+    assert len(transition["corpus"]) > 30000  # the in-force sections the runs rank
