@@ -51,6 +51,9 @@ def baseline_file(tmp_path):
     ([("a", "emb", 0.50), ("b", "emb", 0.30), ("c", "emb", 0.1)],
      {"a": OK, "b": OK, "c": NEW}),
     ([("a", "other", 0.10)], {"a": NEW}),  # another embedder: its own baseline, none yet
+    # one side of the run shares the baselined embedder, this config ran with another one:
+    # neither missing nor compared
+    ([("a", "other", 0.10), ("b", "emb", 0.30)], {"a": NEW, "b": OK}),
 ])
 def test_statuses(baseline_file, measured, expected_status):
     deltas = check_regression(metrics_of(measured), load_baseline(baseline_file))
