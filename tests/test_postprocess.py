@@ -80,6 +80,15 @@ def test_cross_reference_expansion_follows_typed_references(hops, max_added, exp
         <= {"xref"}
 
 
+def test_cross_reference_expansion_stays_in_the_searchable_universe():
+    """A reference to a section the search excludes (repealed, when only the law in force is
+    searched) is not followed, and does not use up the budget."""
+    refs = CrossReferences.from_table(REFS)
+    expanded = refs.expand(hits(("BNS_2023:103", 1.0)), 5, 2,
+                           allowed=lambda doc: doc != "BNS_2023:101")
+    assert [h.doc_id for h in expanded] == ["BNS_2023:103"]
+
+
 DEFINED = pd.DataFrame({
     "act_code": ["BNS_2023", "BNS_2023", "BNS_2023", "ICA_1872"],
     "section_number": ["2", "2", "2", "2"],

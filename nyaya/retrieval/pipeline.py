@@ -152,6 +152,11 @@ class StatuteSearch:
         self.resources = resources
         include_repealed = bool(params.get("include_repealed", False))
         where = None if include_repealed else {"status": "in_force"}
+        # what expansions may add: the retrievers' own universe, so a cross-reference from
+        # an in-force section never brings a repealed IPC / CrPC / IEA one back in
+        documents = resources.documents
+        self.searchable = frozenset(documents.loc[_searchable(documents, include_repealed),
+                                                  "doc_id"])
         self.retrievers: dict[str, Retriever] = {}
         for retriever in params["retrievers"]:
             self.retrievers[retriever] = self._retriever(retriever, where, include_repealed)
@@ -213,11 +218,12 @@ class StatuteSearch:
         if self.params.get("cross_references"):
             spec = self.params["cross_references"]
             hits = self.resources.cross_references.expand(
-                hits[:k], int(spec.get("max_added", 5)), int(spec.get("hops", 1)))
+                hits[:k], int(spec.get("max_added", 5)), int(spec.get("hops", 1)),
+                self.searchable.__contains__)
         if self.params.get("definitions"):
             spec = self.params["definitions"]
             hits = self.resources.definitions.expand(
-                hits[:k], self.resources.text_of.__getitem__, self.resources.row_of.__contains__,
+                hits[:k], self.resources.text_of.__getitem__, self.searchable.__contains__,
                 int(spec.get("max_added", 3)), int(spec.get("scan", 10)))
         if self.lookup is not None:
             named = self.lookup.search(query, k)

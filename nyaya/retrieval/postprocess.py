@@ -85,9 +85,11 @@ class CrossReferences:
                 listed.append(target)
         return cls({source: tuple(sorted(found)) for source, found in targets.items()})
 
-    def expand(self, hits: Sequence[Hit], max_added: int = 5, hops: int = 1) -> list[Hit]:
-        """The hits, then up to `max_added` referenced sections not already there, each
-        scored just below the section that refers to it (method `xref`)."""
+    def expand(self, hits: Sequence[Hit], max_added: int = 5, hops: int = 1,
+               allowed: Callable[[str], bool] = lambda doc: True) -> list[Hit]:
+        """The hits, then up to `max_added` referenced sections not already there and
+        `allowed` (the search's own universe: in force only, by default), each scored just
+        below the section that refers to it (method `xref`)."""
         present = {hit.doc_id for hit in hits}
         added: list[Hit] = []
         frontier = list(hits)
@@ -95,7 +97,7 @@ class CrossReferences:
             following = []
             for hit in frontier:
                 for target in self.targets.get(hit.doc_id, ()):
-                    if target in present or len(added) >= max_added:
+                    if target in present or len(added) >= max_added or not allowed(target):
                         continue
                     present.add(target)
                     new = Hit(target, hit.score * 0.999, "xref")
