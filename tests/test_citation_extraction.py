@@ -303,6 +303,9 @@ CITATION_KEYS = [
     ("1995 (5) SCALE 690", "(1995) 5 SCALE 690"),
     ("1985 (3) Suppl.SCR 264", "[1985] Supp 3 SCR 264"),
     ("[1962] Suppl, 3 S.C.R. 724", "[1962] Supp 3 SCR 724"),
+    ("[1996] SUPP. 4 S.C.R. 393", "[1996] Supp 4 SCR 393"),  # the registry writes capitals
+    ("(1994) SUPP (3) SCC 5", "(1994) Supp 3 SCC 5"),
+    ("JT 1986 SC 619", "JT 1986 SC 619"),  # no volume
     ("[1974] INSC 106", "1974 INSC 106"),
     ("2019 INSC 770", "2019 INSC 770"),
     ("AIR 1974 SC 1389", "AIR 1974 SC 1389"),
@@ -468,6 +471,126 @@ def test_case_name_spans_and_parties() -> None:
     assert (citation.petitioner, citation.respondent) == ("Maneka Gandhi", "Union of India")
 
 
+# Names the extractor used to cut short, so that a citation went unchecked against the case
+# that holds it: (text, the name attached to its one reporter or neutral citation).
+CASE_NAME_FORMS = [
+    # "M/S." closes no sentence
+    ("See Jatinder v. M/S. Chopra Land Dev. P. Ltd. (1996 INSC 300).",
+     "Jatinder v. M/S. Chopra Land Dev. P. Ltd."),
+    ("See M/S. Speedline Agencies v. M/S. T. Stanes & Co. Ltd. ([2009] 14 S.C.R. 558).",
+     "M/S. Speedline Agencies v. M/S. T. Stanes & Co. Ltd."),
+    ("See Commissioner of Central Excise vs. M/S. Hira Cement (2024 INSC 1003).",
+     "Commissioner of Central Excise vs. M/S. Hira Cement"),
+    # nor "Rep.", "S/O.", "Mohd.", "Cdr."; "the" after "Through" / "by" is inside the name
+    ("In Benjamin v. State Rep. by Inspector of Police, [2007] 6 S.C.R. 1088, it was held.",
+     "Benjamin v. State Rep. by Inspector of Police"),
+    ("In S. Athilakshmi v. State Rep. by the Drugs Inspector, 2023 INSC 107, it was held.",
+     "S. Athilakshmi v. State Rep. by the Drugs Inspector"),
+    ("In Periyasami S/O. Duraisami Novanagar v. State Represented Through the Inspector of "
+     "Police, 2002 INSC 280.",
+     "Periyasami S/O. Duraisami Novanagar v. State Represented Through the Inspector of Police"),
+    ("See Central Bureau of Investigation v. Mohd. Parvez Abdul Kayuum (2013 INSC 691).",
+     "Central Bureau of Investigation v. Mohd. Parvez Abdul Kayuum"),
+    ("See Wg Cdr. Ashwini Kumar Handa v. Union of India ([2018] 1 S.C.R. 873).",
+     "Wg Cdr. Ashwini Kumar Handa v. Union of India"),
+    # an initial is no article ("A.") and no separator (a capital "V.")
+    ("In Ms. Ins. Malhotra vs. Dr. A. Kriplani, 2019 INSC 813, it was held.",
+     "Ms. Ins. Malhotra vs. Dr. A. Kriplani"),
+    ("See State of Kerala v. V. Gopalan, AIR 1978 SC 597.", "State of Kerala v. V. Gopalan"),
+    ("In Union of India v. V. K. Sharma, (1996) 4 SCC 319, it was held.",
+     "Union of India v. V. K. Sharma"),
+    ("See K. V. Rao v. State of Kerala, AIR 1978 SC 597.", "K. V. Rao v. State of Kerala"),
+    # a stop word capitalised inside a name; a reporter's name as a word ("Air Cargo")
+    ("In M/S. Ssppl and M/S. Ail Was vs. Salma Dam Joint Venture, [2015] 7 S.C.R. 512, it was "
+     "held.", "M/S. Ssppl and M/S. Ail Was vs. Salma Dam Joint Venture"),
+    ("See International Airport Authority of India versus International Air Cargo Workers "
+     "Union, [2009] 8 SCR 406.",
+     "International Airport Authority of India versus International Air Cargo Workers Union"),
+    # "at" between two names' words; a full stop before the citation's bracket
+    ("See Salam Samarjeet Singh v. High Court of Manipur at Imphal. ([2016] 9 SCR 449).",
+     "Salam Samarjeet Singh v. High Court of Manipur at Imphal"),
+    # abbreviated offices ("Commr. Cen. Exc.") close no sentence
+    ("This Court relied on M/S. Rajmal Lakhichand versus Commr. Cen. Exc. & Customs, [2011] 7 "
+     "SCR 348, to allow the petition.",
+     "M/S. Rajmal Lakhichand versus Commr. Cen. Exc. & Customs"),
+    # a dash between words of a name, an alias written "@NAME", a stray full stop
+    ("This Court relied on Hind Offshore Pvt. Ltd. v. Iffco \u2013 Tokio General Insurance Co. "
+     "Ltd., 2023 INSC 899, to allow the petition.",
+     "Hind Offshore Pvt. Ltd. v. Iffco \u2013 Tokio General Insurance Co. Ltd."),
+    ("See Tamil Nadu Generation and Distribution Corporation Ltd. vs. Csepdi - Trishe "
+     "Consortium (2008 INSC 1056).",
+     "Tamil Nadu Generation and Distribution Corporation Ltd. vs. Csepdi - Trishe Consortium"),
+    ("This Court relied on Surinder Singh @CHHINDA vs. State of Punjab, [1997] 2 S.C.R. 475.",
+     "Surinder Singh @CHHINDA vs. State of Punjab"),
+    ("See Medley Pharmaceuticals Ltd v. Commissioner of Central Excise and . Customs, [2004] 1 "
+     "S.C.R. 891.", "Medley Pharmaceuticals Ltd v. Commissioner of Central Excise and . Customs"),
+    ("The principle was settled in Yogeshwar Prasad v. National Inst. Edu. Planning & Admn., "
+     "[2002] 2 S.C.R. 411.", "Yogeshwar Prasad v. National Inst. Edu. Planning & Admn."),
+    # a bare "State" is a party
+    ("In Sunil Dutt Sharma vs. State, 2013 INSC 691, it was held.", "Sunil Dutt Sharma vs. State"),
+    ("In State v. Sunil Dutt Sharma, 2013 INSC 691, it was held.", "State v. Sunil Dutt Sharma"),
+    # "and Anr ." with a space before the full stop
+    ("See Shri Gopal and Anr . v. Subhash ([2018] 13 S.C.R. 740).",
+     "Shri Gopal and Anr . v. Subhash"),
+    ("See Union of India and Anr . v. P.M. Rangasami (2022 INSC 426).",
+     "Union of India and Anr . v. P.M. Rangasami"),
+    # curly quotes around the name, or inside it
+    ("In \u201cManeka Gandhi v. Union of India\u201d, AIR 1978 SC 597, the Court held.",
+     "Maneka Gandhi v. Union of India"),
+    ("In \u2018Maneka Gandhi v. Union of India\u2019 (AIR 1978 SC 597) the Court held.",
+     "Maneka Gandhi v. Union of India"),
+    ("See Government of Goa Through the Chief Secretary versus Maria Julieta D\u2019SOUZA "
+     "(2017 INSC 802).",
+     "Government of Goa Through the Chief Secretary versus Maria Julieta D\u2019SOUZA"),
+    ("This Court relied on PEOPLE\u2019S Union for Civil Liberties vs. Union of India, (2003) 4 "
+     "SCC 399.", "PEOPLE\u2019S Union for Civil Liberties vs. Union of India"),
+]
+
+
+@pytest.mark.parametrize(("text", "name"), CASE_NAME_FORMS)
+def test_case_name_forms_are_read_whole(text: str, name: str) -> None:
+    [citation] = extract_case_citations(text)
+    assert citation.kind in ("reporter", "neutral")
+    assert citation.case_name == name
+    assert citation.text == text[citation.start:citation.end]
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    # the clause's opener stays out, capitalised or not
+    ("This Court In Ramesh v. State of Kerala, AIR 1978 SC 597 held.",
+     "Ramesh v. State of Kerala"),
+    ("The Court in Ramesh v. State of Kerala, AIR 1978 SC 597 held.",
+     "Ramesh v. State of Kerala"),
+    ("It was held in His Holiness Kesavananda Bharati v. State of Kerala, AIR 1973 SC 1461.",
+     "Holiness Kesavananda Bharati v. State of Kerala"),
+    # a reporter as printed still ends a name; so does "the" after a name
+    ("In Ram Singh v. State AIR 1978 SC 597 the Court held.", "Ram Singh v. State"),
+    ("In Ram Singh v. Union of India the Court held so, AIR 1978 SC 597.", None),
+    ("In Ram Singh v. Mohan Lal and the Court, AIR 1978 SC 597.", None),
+    ("See Ram Singh v. Mohan Lal of the Court, AIR 1978 SC 597.", None),
+    ("In Ram v. Shyam at page 5, AIR 1978 SC 597.", None),
+    ("In Ram v. Shyam. AIR 1978 SC 597 was cited.", None),  # a sentence apart
+    ("In Ram v. Shyam - the court held, AIR 1978 SC 597.", None),
+])
+def test_case_name_forms_end_where_the_name_does(text: str, name: str | None) -> None:
+    cites = [c for c in extract_case_citations(text) if c.kind == "reporter"]
+    assert [c.case_name for c in cites] == [name]
+
+
+def test_an_unclosed_bracket_stays_out_of_a_neutral_citation() -> None:
+    text = "See Ram Singh v. State (2019 INSC 813)."
+    [citation] = extract_case_citations(text)
+    assert (citation.text, citation.case_name) == ("2019 INSC 813", "Ram Singh v. State")
+
+
+@pytest.mark.parametrize("text", [
+    "Court v. High Court, AIR 1978 SC 597",  # generic words on both sides
+    "the State v. the accused was argued",
+])
+def test_generic_parties_are_no_case_name(text: str) -> None:
+    assert [c.case_name for c in extract_case_citations(text)] in ([], [None])
+
+
 @pytest.mark.parametrize("name", [
     "Maneka Gandhi v. Union of India",
     "MANEKA GANDHI versus UNION OF INDIA & ANR.",
@@ -549,6 +672,11 @@ ADVERSARIAL = {
     "short forms": "Ibid. id. (id.) A v. B Maneka Gandhi (supra) the said section that section ",
     # an Act acronym and number right after a phrase: overlap tests must not be quadratic
     "acronym after a phrase": "Section 5 IPC 302 was cited in the charge sheet filed by police. ",
+    # initials, detached full stops, stop words and "the" inside names: each read ahead or
+    # behind a bounded number of words
+    "initials and stops": "K. V. V. Rao V. v. V. Anr . . v. Ail Was As v. X Through the the ",
+    "names": "M/S. Ram Rep. by the S/O. Mohd. Cdr. A. v. V. K. Sharma and Anr . v. State, "
+             "2019 INSC 5 \u201cRam v. Shyam\u201d, AIR 1995 SC 12 ",
 }
 
 

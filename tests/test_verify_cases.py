@@ -6,7 +6,16 @@ import pytest
 
 from nyaya.citations.cases import parse_case_citation
 from nyaya.verify import panel
-from nyaya.verify.cases import UNVERIFIABLE, CaseVerifier, name_similarity
+from nyaya.verify.cases import (
+    UNVERIFIABLE,
+    CaseVerifier,
+    NameIndex,
+    covered_years,
+    name_similarity,
+    one_edit,
+    party_words,
+    written_words,
+)
 from nyaya.verify.model import AMBIGUOUS, CASE_NOT_FOUND, FOUND, NAME_MISMATCH, OVERRULED
 
 
@@ -60,8 +69,12 @@ CASES = [
     ("1995 INSC 12", FOUND, []),  # no names written: nothing to contradict
     ("Rameshwar Prasad v. Union of India, 1995 INSC 900", CASE_NOT_FOUND,
      ["registry", "CITATION_LIKELY_HALLUCINATED"]),
-    ("Rameshwar Prasad v. Union of India, 1995 INSC 101", CASE_NOT_FOUND,
+    ("Sohan Lal v. Union of India, 1995 INSC 101", CASE_NOT_FOUND,
      ["not in the SC registry", "unknown_authority"]),  # in range, complete year, not held
+    # the names are a held case's, whose own number is another
+    ("Rameshwar Prasad v. Union of India, 1995 INSC 101", CASE_NOT_FOUND,
+     ["not in the SC registry", "RAMESHWAR PRASAD", "own INSC citation is 1995 INSC 40",
+      "implausible_combination"]),
     ("Sunil Batra v. Delhi Administration, (1955) 2 SCC 100", CASE_NOT_FOUND,
      ["reporter_timing_wrong", "not in the sources we hold"]),
     ("Sunil Batra v. Delhi Administration, (2031) 2 SCC 100", CASE_NOT_FOUND,
@@ -250,6 +263,12 @@ def test_panel_json_layout() -> None:
     ("Tirumala Tirupati Devasthanams v. Krishnaiah",
      "TIRUMALA TRIUPATI DEVASTHANAMS versus K.M. KRISHNALAH", True),
     ("Rameshwar Prasad v. State of Kerala", "BHAGWATI DEVI versus STATE OF KERALA", False),
+    # short names one letter apart are other people (a similarity ratio of 0.8 took them for
+    # one): only words of FUZZ_LENGTH letters or more may differ by a typo
+    ("M.C. Mehta v. Union of India", "M.C. MEHRA versus UNION OF INDIA", False),
+    ("M.C. Mehta v. Union of India", "M.C. MEHTA versus UNION OF INDIA & ORS.", True),
+    ("S.K. Verma v. Union of India", "S.K. VARMA versus UNION OF INDIA", False),
+    ("Sreedharan v. State", "SRIDHARAN versus STATE", False),  # a spelling, but short
 ])
 def test_name_similarity(written: str, recorded: str, same: bool) -> None:
     from nyaya.verify.cases import NAME_MATCH
@@ -278,3 +297,345 @@ def test_an_unusual_volume_alone_is_not_evidence_of_invention(verifier, text):
     verdicts = verifier.verify(text)
     assert [v.status for v in verdicts] == [UNVERIFIABLE], verdicts
     assert "plausible" in verdicts[0].reason
+
+
+# --- party names -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("a", "b", "near"), [
+    ("tirupati", "triupati", True),  # two letters swapped
+    ("krishnaiah", "krishnalah", True),  # one changed
+    ("devasthanams", "devasthanam", True),  # one dropped
+    ("mehta", "mehra", True),  # one edit apart; name_similarity needs long words for fuzz
+    ("sharma", "verma", False),
+    ("abcdef", "badcfe", False),
+])
+def test_one_edit(a: str, b: str, near: bool) -> None:
+    assert one_edit(a, b) is near
+    assert one_edit(b, a) is near
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    # honorifics, "M/s", "& Ors.", "(Dead) through LRs", States, initials, numbers drop out
+    ("Shri Gopal & Anr. v. State of M.P.", [["gopal"], []]),
+    ("M/S. A.P.T. Ispat Pvt. Ltd. vs. U.P. Small Industries Corporation Ltd.",
+     [["ispat"], ["small", "industries"]]),
+    ("Gaya Din (Dead) through LRs. & Others v. Hanuman Prasad (Dead) through LRs.",
+     [["gaya", "din"], ["hanuman", "prasad"]]),
+    ("SMT. HARBANS KAUR versus THE COMMISSIONER OF WEALTH TAX, JULLUNDUR",
+     [["harbans", "kaur"], ["jullundur"]]),
+    ("State of Maharasthra v. Appasaheb", [[], ["appasaheb"]]),  # a State's name misspelt
+    ("K. V. Rao vs. State", [["rao"], []]),  # "vs." is the separator, not the initial "V."
+    ("K. V. Rao v. State of Kerala", [["rao"], []]),
+    ("RAM SINGH V. STATE OF KERALA", [["ram", "singh"], []]),  # a title's capital "V."
+    ("Ram Lal v. State (NCT of Delhi)", [["ram", "lal"], []]),
+    ("\u201cPeople\u2019s Union\u201d v. Union of India", [["people"], []]),  # curly quotes
+])
+def test_written_words(name: str, words: list[list[str]]) -> None:
+    """Each party's distinctive words, as written (`written_words`) and as keyed."""
+    assert [len(side) for side in party_words(name)] == [len(side) for side in words]
+    assert written_words(name) == [w for side in words for w in side]
+
+
+def test_spellings_share_a_key() -> None:
+    assert party_words("Sreedharan v. Bhatt") == party_words("SRIDHARAN versus BHAT")
+    assert party_words("Mishra v. Chowdhury") == party_words("MISRA versus CHOWDHURY")
+    assert party_words("Mehta v. X") != party_words("Mehra v. X")
+
+
+def _index(*cases: tuple[str, int, str]) -> NameIndex:
+    index = NameIndex()
+    for ident, year, name in cases:
+        index.add(ident, year, [name])
+    index.prepare()
+    return index
+
+
+NAMES = _index(
+    ("ongc", 2003, "OIL & NATURAL GAS CORPORATION LTD. versus SAW PIPES LTD."),
+    ("chhotey", 2011, "STATE OF U.P. versus CHHOTEYLAL"),
+    ("kamlesh", 1995, "KAMLESH KUMAR ISHWARDAS PATEL versus UNION OF INDIA AND ORS."),
+    ("tirupati", 1990, "TIRUMALA TRIUPATI DEVASTHANAMS versus K.M. KRISHNALAH"),
+    ("mehra", 2015, "ASHOK KUMAR MEHRA versus STATE OF PUNJAB"),
+    ("rbi", 2006, "MANAGER, R.B.I. versus GOPINATH SHARMA AND ANR."),
+    ("cce", 1996, "PUREWAL ASSOCIATES LTD. ETC. versus COLLECTOR OF CENTRAL EXCISE"),
+)
+
+
+@pytest.mark.parametrize(("written", "years", "loose", "found"), [
+    ("ONGC Ltd. v. Saw Pipes Ltd.", None, False, ["ongc"]),  # a body's initials
+    ("Purewal Associates Ltd. v. CCE", None, False, ["cce"]),
+    ("State of Uttar Pradesh v. Chhotey Lal", None, False, ["chhotey"]),  # joined as recorded
+    ("Kamleshkumar Ishwardas Patel v. Union of India", None, False, ["kamlesh"]),  # joined
+    ("Tirumala Tirupati Devasthanams v. Krishnaiah", None, False, ["tirupati"]),  # typos
+    ("Ashok Mehta v. State of Punjab", None, False, []),  # "Mehta" is not "Mehra"
+    ("Ashok Kumar Mehta v. State of Punjab", None, False, ["mehra"]),  # one of three missed
+    ("Ashok Kumar Mehra v. State of Punjab", range(2013, 2016), False, ["mehra"]),
+    ("Ashok Kumar Mehra v. State of Punjab", range(1990, 2010), False, []),  # other years
+    ("Saw Pipes v. State", None, False, ["ongc"]),
+    ("Meena Ansari v. State of Kerala", None, True, []),  # invented
+    # one party matched in part and the other in part is another case, loosely or not
+    ("Ashok Tiwari v. Gopinath Mehra", None, True, []),
+    ("State of Kerala v. Union of India", None, True, []),  # nothing distinctive to look for
+    # written longer than recorded: a loose search keeps a word of each party
+    ("Reserve Bank of India v. Gopinath Sharma", None, False, ["rbi"]),  # "R.B.I."
+    ("Gopinath Sharma v. State", None, False, ["rbi"]),
+])
+def test_name_index_search(written: str, years, loose: bool, found: list[str]) -> None:
+    assert [ident for _, ident in NAMES.search(written, years, loose)] == found
+
+
+def test_two_word_names_must_match_in_full() -> None:
+    index = _index(("a", 1995, "MEENA KUMARI versus STATE OF KERALA"),
+                   ("b", 1995, "SALMA ANSARI versus UNION OF INDIA"))
+    assert index.search("Meena Ansari v. State of Kerala", loose=True) == []
+
+
+@pytest.mark.parametrize(("decided", "covered"), [
+    ({1977: 1, 1989: 1, 1990: 400, 1991: 350, 2024: 780, 2025: 459}, {1990, 1991, 2024}),
+    ({1995: 100}, set()),  # the last year held is partial: SCR prints months later
+    ({}, set()),
+])
+def test_covered_years(decided: dict[int, int], covered: set[int]) -> None:
+    assert covered_years(decided) == covered
+
+
+# --- what the names written say of a citation we do not hold -----------------------------
+
+def _record(year: int, number: int, title: str, scr: str | None = None) -> dict:
+    return _registry(year, number, title, f"{year}-06-01", scr)
+
+
+def _named_registry() -> list[dict]:
+    """1994-1997, twenty judgments a year (1997 the last year held, so partial); 1995 holds
+    its INSC numbers but 17 (a complete year), 1996 only even ones (a partial one)."""
+    fillers = ["ALPHONSO", "BHAGIRATHI", "CHINNAPPA", "DURGAPRASAD", "ELAYARAJA", "FAKIRCHAND",
+               "GANGADHARA", "HIRALALBHAI", "INDUMATHI", "JAGANNATHA", "KESHAVANAND",
+               "LAKSHMIKANT", "MADHUSUDAN", "NARASIMHULU", "OMPRAKASHJI", "PADMANABHA",
+               "RAGHUNANDAN", "SHIVALINGAM", "TRILOKINATH", "UMASHANKAR"]
+    rows = []
+    for year in (1994, 1995, 1996, 1997):
+        numbers = (range(2, 41, 2) if year == 1996 else [n for n in range(1, 22) if n != 17]
+                   if year == 1995 else range(1, 21))
+        for i, number in enumerate(numbers):
+            rows.append(_record(year, number, f"{fillers[i]}{year} versus STATE OF BIHAR",
+                                f"[{year}] 1 SCR {10 + 50 * i}"))
+    named = {
+        (1995, 3): ("ATUL SINGH versus SUNIL KUMAR SINGH", "[1995] 1 SCR 110"),
+        (1995, 4): ("INTERNATIONAL AIRPORT AUTHORITY OF INDIA versus INTERNATIONAL AIR CARGO "
+                    "WORKERS UNION & ANR.", "[1995] 1 SCR 160"),
+        (1996, 10): ("MOHAN LAL GUPTA versus STATE OF PUNJAB", "[1996] 1 SCR 210"),
+        (1996, 12): ("ABRAR versus STATE OF U.P.", "[1996] 1 SCR 260"),
+        (1996, 14): ("STATE OF MAHARASHTRA versus RAJENDRA AND OTHERS", "[1996] 1 SCR 310"),
+        (1996, 16): ("RAJENDRA versus STATE OF RAJASTHAN", "[1996] 1 SCR 360"),
+    }
+    for row in rows:
+        key = (row["year"], int(row["neutral_citation"].split()[-1]))
+        if key in named:
+            title, scr = named[key]
+            row.update(_record(key[0], key[1], title, scr))
+    return rows
+
+
+PRINTED = [  # citations the corpus judgments print
+    {"doc_id": "AILA:C9", "citation_key": "(1996) 3 SCC 50", "case_name": "Hari Om v. State",
+     "reporter": "SCC"},
+    {"doc_id": "AILA:C9", "citation_key": "[1996] 1 SCR 999",
+     "case_name": "Mohan Lal Gupta v. State of Punjab", "reporter": "SCR"},
+    {"doc_id": "AILA:C520", "citation_key": "(1982) 3 SCC 1982",  # misprinted, but printed
+     "case_name": "Sant Bir v. State of Bihar", "reporter": "SCC"},
+]
+
+
+@pytest.fixture(scope="module")
+def named() -> CaseVerifier:
+    return CaseVerifier([], _named_registry(), now_year=2025, mentions=PRINTED)
+
+
+NAMED_CASES = [
+    # (text, status, words the reason must hold)
+    # invented names, in years the registry holds in full: evidence of invention
+    ("Meena Ansari v. State of Kerala, (1996) 3 SCC 460", CASE_NOT_FOUND,
+     ["no case decided 1994–1997", "'Meena Ansari v. State of Kerala'",
+      "distinctive words searched: meena, ansari", "SC registry", "held in full for 1994–1996",
+      "unknown_authority"]),
+    ("Meena Ansari v. State of Kerala, AIR 1995 SC 1640", CASE_NOT_FOUND,
+     ["no case decided 1993–1996"]),
+    # ... not where the registry is partial (1997, its last year) or holds nothing (1986)
+    ("Meena Ansari v. State of Kerala, (1997) 3 SCC 460", UNVERIFIABLE, ["plausible"]),
+    ("Meena Ansari v. State of Kerala, (1986) 3 SCC 460", UNVERIFIABLE, ["plausible"]),
+    # a real case whose SCC citation we do not hold: it exists, the page is unchecked
+    ("Atul Singh v. Sunil Kumar Singh, (1995) 2 SCC 300", UNVERIFIABLE,
+     ["ATUL SINGH versus SUNIL KUMAR SINGH", "whose SCC citation we do not hold"]),
+    # a real case's names with another INSC number or SCR page: the citation is wrong
+    ("Atul Singh v. Sunil Kumar Singh, 1995 INSC 17", CASE_NOT_FOUND,
+     ["not in the SC registry, which holds 20 of the 21", "ATUL SINGH",
+      "own INSC citation is 1995 INSC 3", "is not its citation"]),
+    ("Atul Singh v. Sunil Kumar Singh, [1995] 1 SCR 515", CASE_NOT_FOUND,
+     ["own SCR citation is [1995] 1 SCR 110", "implausible_combination"]),
+    # a page inside the judgment the names are: a pinpoint, not an invention
+    ("International Airport Authority of India v. International Air Cargo Workers Union, "
+     "[1995] 1 SCR 185", UNVERIFIABLE, ["page 185 lies inside", "pinpoint"]),
+    # 1996 holds half its INSC numbers: two names are evidence, one is not (a namesake's
+    # number may be one we lack); LII's bracketed numbering is not the Court's
+    ("Mohan Lal Gupta v. State of Punjab, 1996 INSC 7", CASE_NOT_FOUND,
+     ["own INSC citation is 1996 INSC 10"]),
+    ("Abrar v. State of Uttar Pradesh, 1996 INSC 7", UNVERIFIABLE, ["ABRAR"]),
+    ("State of Maharashtra v. Rajendra, 1996 INSC 7", CASE_NOT_FOUND,  # the State's name too
+     ["own INSC citation is 1996 INSC 14"]),
+    ("Mohan Lal Gupta v. State of Punjab, [1996] INSC 7", UNVERIFIABLE, ["plausible"]),
+    # printed by a corpus judgment: the Supreme Court wrote it
+    ("Hari Om v. State, (1996) 3 SCC 50", UNVERIFIABLE,
+     ["corpus judgment AILA:C9 prints (1996) 3 SCC 50 as 'Hari Om v. State'"]),
+    ("Hari Om v. State, (1996) 5 SCC 212", UNVERIFIABLE,
+     ["corpus judgment AILA:C9 cites a case of these names"]),
+    ("Mohan Lal Gupta v. State of Punjab, [1996] 1 SCR 999", UNVERIFIABLE,
+     ["corpus judgment AILA:C9 prints"]),
+    # printed so by a judgment: not invented, though the page is beyond any SCC volume
+    ("Sant Bir v. State of Bihar, (1982) 3 SCC 1982", UNVERIFIABLE,
+     ["corpus judgment AILA:C520 prints", "page_unreasonable", "may be misprinted"]),
+    ("Sohan Singh v. State of Bihar, (1982) 3 SCC 1982", CASE_NOT_FOUND,  # not with these names
+     ["page_unreasonable", "likely fabricated"]),
+    # no distinctive name: nothing to search for
+    ("State of Kerala v. Union of India, (1996) 3 SCC 460", UNVERIFIABLE, ["plausible"]),
+]
+
+
+@pytest.mark.parametrize(("text", "status", "words"), NAMED_CASES)
+def test_names_written_with_a_citation_we_do_not_hold(named: CaseVerifier, text: str,
+                                                      status: str, words: list[str]) -> None:
+    [verdict] = named.verify(text)
+    assert verdict.status == status, verdict.reason
+    for word in words:
+        assert word in verdict.reason
+    if "is not its citation" in verdict.reason:
+        assert verdict.matched is not None and verdict.case_key not in verdict.matched[
+            "citations"]
+    if status == UNVERIFIABLE:
+        assert "is not its citation" not in verdict.reason
+
+
+def test_name_absence_can_be_turned_off() -> None:
+    verifier = CaseVerifier([], _named_registry(), now_year=2025, name_absence=False)
+    [verdict] = verifier.verify("Meena Ansari v. State of Kerala, (1996) 3 SCC 460")
+    assert verdict.status == UNVERIFIABLE
+    [wrong] = verifier.verify("Atul Singh v. Sunil Kumar Singh, 1995 INSC 17")
+    assert wrong.status == CASE_NOT_FOUND  # a wrong number of a held case is no absence
+
+
+def test_the_same_names_in_another_year_are_named() -> None:
+    verifier = CaseVerifier([], _named_registry(), now_year=2025)
+    [verdict] = verifier.verify("Atul Singh v. Sunil Kumar Singh, (1992) 2 SCC 300")
+    assert verdict.status == UNVERIFIABLE  # 1990-1991 are not held: nothing to conclude
+    registry = [*_named_registry(), *(_record(y, 1, f"FILLER{y} versus STATE",
+                                              f"[{y}] 1 SCR 5") for y in range(1990, 1994))]
+    verifier = CaseVerifier([], registry, now_year=2025, covered=range(1990, 1997))
+    [verdict] = verifier.verify("Atul Singh v. Sunil Kumar Singh, (1992) 2 SCC 300")
+    assert verdict.status == CASE_NOT_FOUND
+    assert "cases of these names were decided in other years: ATUL SINGH" in verdict.reason
+
+
+# --- reporter volumes per year -------------------------------------------------------------
+
+def test_volume_ranges_need_enough_citations() -> None:
+    keys = [("SCC", 1975, v, str(p)) for v in (1, 2, 3, 4) for p in range(30)]
+    keys += [("SCC", 1975, 11, "5")]  # one citation of a volume that never was: a typo
+    keys += [("SCC", 2008, v, str(p)) for v in range(1, 17) for p in range(3)]
+    ranges = panel.volume_ranges(keys)
+    assert ranges[("SCC", 1975)] == panel.VolumeRange(4, 121)
+    assert ("SCC", 2008) not in ranges  # 48 citations cannot tell 16 volumes from 17
+    cite = parse_case_citation("(1975) 6 SCC 198")
+    got = panel.authority(cite, 2025, None, ranges)
+    assert (got.verdict, got.reason) == (panel.INVALID, "volume_impossible")
+    assert "printed 4 volumes in 1975" in got.detail
+    cite = parse_case_citation("(1975) 3 SCC 198")
+    assert panel.authority(cite, 2025, None, ranges).verdict == panel.VALID
+    cite = parse_case_citation("(1975) Supp 6 SCC 198")  # supplementary volumes are apart
+    assert panel.authority(cite, 2025, None, ranges).verdict == panel.VALID
+
+
+def test_a_volume_beyond_the_years_count_is_not_found() -> None:
+    printed = [{"doc_id": f"D{v}{p}", "citation_key": f"(1975) {v} SCC {p}",
+                "case_name": None, "reporter": "SCC"} for v in (1, 2, 3, 4) for p in range(1, 31)]
+    verifier = CaseVerifier([], [], now_year=2025, mentions=printed)
+    [verdict] = verifier.verify("Gopal Pillai v. State of Kerala, (1975) 6 SCC 198")
+    assert verdict.status == CASE_NOT_FOUND
+    assert "volume_impossible" in verdict.reason
+
+
+def test_a_year_held_in_part_asks_for_more_of_the_names() -> None:
+    """1997 is the registry's last year, held in part: one distinctive word could be a
+    namesake's whose citation we lack, and a page shortly after a judgment's first may be a
+    pinpoint into it, where we cannot see which judgment a page falls in."""
+    registry = [
+        *_named_registry(),
+        _record(1997, 30, "NATIONAL SPOT EXCHANGE LIMITED versus UNION OF INDIA & ORS.",
+                "[1997] 2 SCR 223"),
+        _record(1997, 31, "ABRAR versus STATE OF BIHAR", "[1997] 2 SCR 400")]
+    verifier = CaseVerifier([], registry, now_year=2025)
+    assert 1997 not in verifier.covered
+    cases = [
+        ("National Spot Exchange Limited v. Union of India, [1997] 2 SCR 900", CASE_NOT_FOUND),
+        ("National Spot Exchange Limited v. Union of India, [1997] 2 SCR 240", UNVERIFIABLE),
+        ("National Spot Exchange Limited v. Union of India, [1997] 2 SCR 100", CASE_NOT_FOUND),
+        ("Abrar v. State of Bihar, [1997] 2 SCR 100", CASE_NOT_FOUND),  # the State counts
+        ("Abrar v. Union of India, [1997] 2 SCR 100", UNVERIFIABLE),
+    ]
+    for text, status in cases:
+        [verdict] = verifier.verify(text)
+        assert verdict.status == status, (text, verdict.reason)
+
+
+def test_a_party_of_initials_only_is_its_initials() -> None:
+    assert written_words("Union of India vs. M/S V.V.F Limited") == ["vvf"]
+    assert party_words("Union of India vs. M/S V.V.F Limited") == party_words(
+        "UNION OF INDIA versus M/S. VVF LTD.")
+    index = _index(("vvf", 2020, "UNION OF INDIA versus M/S V.V.F. LIMITED"))
+    assert index.search("Union of India v. VVF Ltd.") == [(0, "vvf")]
+
+
+def test_only_the_registrys_citations_make_a_citation_wrong() -> None:
+    """A corpus header's SCR citation may be the misprint, not the text's; and an SCR
+    citation written without its volume is the same citation."""
+    judgments = [{"doc_id": "AILA:C5", "case_id": "CASE:AILA:C5",
+                  "case_name": "P.J. Irani v. State of Madras", "decision_date": "1961-04-21",
+                  "citation_keys": ["AIR 1961 SC 1731", "[1962] 2 SCR 169"]}]
+    verifier = CaseVerifier(judgments, _named_registry(), now_year=2025)
+    [header] = verifier.verify("P.J. Irani v. State of Madras, [1962] 1 SCR 169")
+    assert header.status == UNVERIFIABLE, header.reason
+    [volume] = verifier.verify("Atul Singh v. Sunil Kumar Singh, [1995] SCR 110")
+    assert volume.status == UNVERIFIABLE, volume.reason
+    assert "ATUL SINGH" in volume.reason
+
+
+def test_a_registry_scr_citation_without_its_key_is_read() -> None:
+    """Tables built before the extractor read "SUPP." in capitals hold no key for it."""
+    record = _registry(1996, 850, "RAJENDRA SINGH versus THE STATE OF MADHYA PRADESH AND ORS.",
+                       "1996-08-08")
+    record["scr_citation"] = "[1996] SUPP. 4 S.C.R. 393"
+    [verdict] = CaseVerifier([], [record], now_year=2025).verify(
+        "Rajendra Singh v. State of M.P., [1996] Supp. 4 SCR 393")
+    assert verdict.status == FOUND, verdict.reason
+
+
+def test_a_judgment_linked_to_a_record_of_another_date_is_another_case() -> None:
+    """IRLeD headers print LII of India's INSC numbers, which the pipeline links to the
+    registry record of the same number: with another decision date, it is another case."""
+    judgments = [{"doc_id": "IRLED:prior_case_0744", "case_id": "CASE:IRLED:prior_case_0744",
+                  "case_name": None, "decision_date": "1994-03-11",
+                  "citation_keys": ["1994 INSC 172", "JT 1994 (2) SC 423", "(1994) 3 SCC 569"]}]
+    record = _registry(1994, 172, "SARDAR SINGH versus SMT. KRISHNA DEVI AND ANR.",
+                       "1994-04-26", "[1994] 3 SCR 717")
+    record["case_id"] = "CASE:IRLED:prior_case_0744"
+    verifier = CaseVerifier(judgments, [record], now_year=2025)
+    [jt] = verifier.verify("See Kartar Singh v. State of Punjab (JT 1994 (2) SC 423).")
+    assert jt.status == FOUND, jt.reason
+    [scr] = verifier.verify("Sardar Singh v. Krishna Devi, [1994] 3 SCR 717")
+    assert scr.status == FOUND and "SARDAR SINGH" in scr.reason
+    [mismatch] = verifier.verify("Kartar Singh v. State of Punjab, [1994] 3 SCR 717")
+    assert mismatch.status == NAME_MISMATCH
+    # the number: the Court's scheme unbracketed (the registry's), LII's in brackets (IRLeD's)
+    [court] = verifier.verify("Kartar Singh v. State of Punjab, 1994 INSC 172")
+    assert court.status == NAME_MISMATCH and "SARDAR SINGH" in court.reason
+    [lii] = verifier.verify("Kartar Singh v. State of Punjab, [1994] INSC 172")
+    assert lii.status == FOUND and lii.matched["id"] == "CASE:IRLED:prior_case_0744"

@@ -117,7 +117,7 @@ AIR_AFTER_YEAR = re.compile(
     r"(?P<page>[0-9]{1,5})(?![0-9])"
 )
 YEAR_BEFORE = re.compile(rf"(?<![0-9])(?P<ob>[\[(])?\s?(?P<year>{_YEAR})\s?[\])]?\s{{0,2}}$")
-_SUPP = r"(?:Supp?l?\.?|Supl\.?|Suppl\.?)"
+_SUPP = r"(?i:Supp?l?\.?|Supl\.?|Suppl\.?)"  # "Supp.", "Suppl", and the registry's "SUPP."
 LEFT = re.compile(
     rf"(?P<ob>[\[(])?\s?(?<![0-9])(?P<year>{_YEAR})\s?(?P<cb>[\])])?\s?,?\s?"
     rf"(?:(?P<supp1>{_SUPP})\s?,?\s?)?"
@@ -132,8 +132,8 @@ NEUTRAL_RIGHT = re.compile(r"\s{0,2}(?P<page>[0-9]{1,5})(?![0-9])")
 COURT_WORD_RIGHT = re.compile(r"\s{1,2}(?P<court>[A-Z][A-Za-z]{1,5})\s{1,2}(?P<page>[0-9]{1,6})"
                               r"(?![0-9])")
 JT_RIGHT = re.compile(
-    rf"\s{{0,2}}(?P<year>{_YEAR})\s?\(\s?(?P<vol>[0-9]{{1,2}})\s?\)\s?(?:S\.?\s?C\.?\s?)?"
-    r"(?P<page>[0-9]{1,5})(?![0-9])"
+    rf"\s{{0,2}}(?P<year>{_YEAR})\s?(?:\(\s?(?P<vol>[0-9]{{1,2}})\s?\)\s?(?:S\.?\s?C\.?\s?)?"
+    r"|S\.?\s?C\.?\s?)(?P<page>[0-9]{1,5})(?![0-9])"  # "JT 1986 SC 619": no volume
 )
 SCC_SERIES = re.compile(r"\s?\(\s?(?P<series>Cri|Crl|Cr|L\s?&\s?S|Tax|Jour)\.?\s?\)")
 SCC_ONLINE = re.compile(r"\s{1,2}On[Ll]ine\s{1,2}(?P<court>[A-Z][A-Za-z]{1,5})\s{1,2}"
@@ -265,8 +265,9 @@ def _citation(text: str, r: _Reporter) -> CaseCitation:
     kind = NEUTRAL if r.reporter == "INSC" else REPORTER
     end = r.end
     start = r.start
-    if r.reporter == "INSC" and text[start] == "[" and "]" not in text[start:end]:
-        start += 1
+    if r.reporter == "INSC" and text[start] in "[(" and {"[": "]", "(": ")"}[text[start]] \
+            not in text[start:end]:
+        start += 1  # "(2019 INSC 813)": the bracket closes after the citation
     return CaseCitation(start, end, text[start:end], kind, r.reporter, r.year, r.volume, r.page,
                         r.court, r.supplementary, _key(r), None, None, None)
 
@@ -288,7 +289,8 @@ EDGE = QUOTES + "()[],;:"
 CONNECTORS = {"of", "and", "&", "the", "for", "@", "alias", "de", "da", "del", "van", "von",
               "bin", "binti", "d/o", "s/o", "w/o", "by", "through", "thr.", "thr", "etc.", "etc",
               "in", "on", "at", "ors.", "ors", "anr.", "anr", "others", "another", "lrs", "lrs.",
-              "&ors.", "&anr.", "&ors", "&anr", "(dead)", "(d)", "(deceased)", "to"}
+              "&ors.", "&anr.", "&ors", "&anr", "(dead)", "(d)", "(deceased)", "to",
+              "-", "–", "—"}  # "Iffco – Tokio General Insurance"
 # Capitalised words that open a sentence or clause rather than a party name.
 LEFT_STOP = {"in", "see", "also", "cf", "cf.", "vide", "but", "following", "relying",
              "referring", "similarly", "thus", "again", "further", "however", "moreover",
@@ -314,7 +316,12 @@ ABBREVIATIONS = {"ltd", "pvt", "co", "corpn", "corp", "bros", "govt", "deptt", "
                  "rly", "mun", "mpl", "no", "nos", "thr", "lrs", "kum", "kr", "coop", "transp",
                  "dev", "edn", "agri", "instt", "univ", "hon", "sec", "jt", "dy", "supdt",
                  "collr", "cwt", "cit", "ito", "cst", "stc", "mahant", "sh", "commnr", "mfrs",
-                 "opp", "res", "vill", "tah", "teh"}
+                 "opp", "res", "vill", "tah", "teh", "m/s", "s/o", "d/o", "w/o", "rep", "mohd",
+                 "cdr", "wg", "lt", "col", "capt", "maj", "brig", "sqn", "ldr", "flt", "genl",
+                 "hon'ble", "hon’ble", "cen", "exc", "cus", "adm", "admr", "mgmt", "mgt",
+                 "estt", "insp", "supt", "div", "divl", "regl", "dir", "gen", "hqrs", "assoc",
+                 "asso", "instn", "auth", "cttee", "fin", "elec", "tpt", "edu", "educ",
+                 "tech", "sci", "med", "hosp", "pharma", "chem", "natl", "intl", "mgr", "inst"}
 ROMAN_CONTEXT = {"part", "chapter", "schedule", "order", "article", "form", "appendix", "table",
                  "class", "list", "grade", "standard", "annexure", "section", "volume", "vol.",
                  "book", "title", "division", "phase", "sector", "block", "ward"}
@@ -323,8 +330,9 @@ GENERIC_NAMES = {"court", "high", "supreme", "act", "section", "bench", "judgmen
                  "learned", "counsel", "judge", "rule", "article", "order", "para", "above"}
 MAX_LEFT = 10
 MAX_RIGHT = 12
-GAP_TO_REPORTER = re.compile(
-    r"[\s,;:(\[\-–—]{0,6}(?:(?:(?:since\s{1,2})?reported\s{1,2}(?:in|at|as)|in|at|cited\s{1,2}"
+GAP_TO_REPORTER = re.compile(  # a closing quote may end the name; a full stop, before "(" or
+    r"(?:\s?\.(?=\s{0,2}[(\[]|[,;]))?[\s,;:(\[\-–—\"'”’]{0,6}"  # "," ("and Ors ., 2006")
+    r"(?:(?:(?:since\s{1,2})?reported\s{1,2}(?:in|at|as)|in|at|cited\s{1,2}"
     r"(?:in|as))\s{1,2})?[\s,;:(\[\-–—]{0,4}"
 )
 PARALLEL_GAP = re.compile(r"[\s,;:=&\])(\[]{0,6}")
@@ -355,16 +363,31 @@ def _left_party(text: str, pos: int, floor: int) -> tuple[int, int] | None:
     (the end of the case name before it: "A v. B and C v. D")."""
     taken: list[tuple[int, int, str, str]] = []  # (start, end, token, lower-case core)
     prev_start = pos
+    pending = None  # a capitalised stop word ("Ail Was v."): a name word before it keeps it
     for tok_start, tok_end, tok in tokens_before(text, pos, max(floor, pos - 24 * MAX_LEFT), WORD):
         if len(taken) >= MAX_LEFT or "\n\n" in text[tok_end:prev_start]:
             break
+        if tok == "." and not taken and pending is None:
+            prev_start = tok_start  # "and Anr . v.": a full stop set apart
+            continue
         core = tok.strip(EDGE)
         low = core.lower()
-        if not core or low in LEFT_STOP or low in VERSUS_WORDS or DIGIT.search(core):
-            break
+        if pending is not None:
+            if not _name_word_before(core, low, tok):
+                break
+            taken.append(pending)
+            pending = None
+        if (low in MID_NAME_STOP and core[0].isupper() and tok[-1] not in ",;:]"
+                and not _sentence_final(tok)):
+            pending = (tok_start, tok_end, tok, low)
+            prev_start = tok_start
+            continue
+        if not core or low in LEFT_STOP or (low in VERSUS_WORDS and core not in ("V", "V.")) \
+                or DIGIT.search(core):
+            break  # a capital "V." here is an initial ("K. V. Rao"): no separator
         if taken and (tok[-1] in ",;:]" or _sentence_final(tok)):
             break
-        if not (core[0].isupper() or low in CONNECTORS or low.startswith(("&", "m/s"))):
+        if not (core[0].isupper() or low in CONNECTORS or low.startswith(("&", "m/s", "@"))):
             break
         taken.append((tok_start, tok_end, tok, low))
         prev_start = tok_start
@@ -381,6 +404,20 @@ def _left_party(text: str, pos: int, floor: int) -> tuple[int, int] | None:
     return (start, end) if start < end else None
 
 
+# Stop words that, capitalised between two words of a name, belong to it ("M/S. Ail Was v.",
+# "Ram As Singh"), as a sentence opener or a clause's first word ("In", "See", "Following")
+# never does.
+MID_NAME_STOP = {"as", "on", "at", "our", "their", "his", "her", "it", "its", "a", "an", "is",
+                 "was", "both", "same", "like", "here", "there"}
+
+
+def _name_word_before(core: str, low: str, tok: str) -> bool:
+    """Whether a word before a capitalised stop word makes that stop word part of the name."""
+    return bool(core) and core[0].isupper() and low not in LEFT_STOP \
+        and low not in VERSUS_WORDS and low not in GENERIC_NAMES and not DIGIT.search(core) \
+        and tok[-1] not in ",;:]" and not _sentence_final(tok)
+
+
 DIGIT = re.compile(r"[0-9]")
 FOOTNOTE = re.compile(r"([^\s()\[\]]+)\([0-9]{1,2}\)[.,;:]?$")
 OPENERS = "([" + QUOTES
@@ -388,6 +425,27 @@ VERSUS_WORDS = {"v", "v.", "vs", "vs.", "versus", "v/s", "v/s."}
 PARTY_TAIL = {"ors.", "anr.", "ors", "anr", "others", "another", "lrs", "lrs.", "&ors.", "&anr.",
               "&ors", "&anr"}
 TRAILING_CONNECTORS = CONNECTORS - PARTY_TAIL
+
+
+# Reporter abbreviations stop a name as printed ("AIR", "S.C.C."), not as words ("Air Cargo").
+REPORTER_STOP = {"air", "scc", "scr", "jt", "insc", "indlaw", "scale", "a.i.r.", "s.c.c.",
+                 "s.c.r.", "itr"}
+# "the" inside a name: "State Represented Through the Inspector of Police", "Rep. by the".
+BEFORE_INNER_THE = {"through", "thr", "thr.", "tr.", "by", "rep.", "represented"}
+CAPITAL_NEXT = re.compile(r"\s{1,2}[A-Z]")
+
+
+def _stops_right(core: str, low: str, prev: str, text: str, end: int) -> bool:
+    """Whether a word after the first of a respondent's name ends the name."""
+    if low not in RIGHT_STOP and low.rstrip(".") not in RIGHT_STOP:
+        return False
+    if len(core.rstrip(".")) == 1 and core[0].isupper():
+        return False  # an initial: "Dr. A. Kriplani", not the article
+    if low in REPORTER_STOP and not core.isupper():
+        return False
+    if low in ("at", "for") and prev[:1].isalpha() and CAPITAL_NEXT.match(text, end):
+        return False  # "High Court of Manipur at Imphal", "High Court of Judicature for"
+    return not (low == "the" and prev in BEFORE_INNER_THE and CAPITAL_NEXT.match(text, end))
 
 
 def _right_party(text: str, pos: int, title: bool) -> tuple[int, int] | None:
@@ -413,17 +471,21 @@ def _right_party(text: str, pos: int, title: bool) -> tuple[int, int] | None:
                 word = footnote.group(1)
                 taken.append((tok_start, tok_start + len(word), word, word.lower()))
                 break
-        if low in VERSUS_WORDS:  # "A v. B and C v. D": give "C" back to the next name
+        if low in VERSUS_WORDS and core not in ("V", "V."):  # "A v. B and C v. D": give "C"
+            # back to the next name; a capital "V." is an initial ("v. V. Gopalan")
             joins = [i for i, t in enumerate(taken) if t[3] in ("and", "&") and (
                 i + 1 == len(taken) or taken[i + 1][3] not in PARTY_TAIL)]
             del taken[joins[-1] if joins else max(len(taken) - 1, 0):]
             break
+        if tok == "." and taken and taken[-1][3] in CONNECTORS and CAPITAL_NEXT.match(
+                text, tok_end):
+            continue  # "Central Excise and . Customs": a stray full stop
         if not core or DIGIT.search(core) or low in ("supra", "ibid", "citation", "citator"):
             break
         capital = core[0].isupper() or low.startswith("m/s")
-        if taken and (low in RIGHT_STOP or low.rstrip(".") in RIGHT_STOP):
+        if taken and _stops_right(core, low, taken[-1][3], text, tok_end):
             break
-        if not (capital or low in CONNECTORS or low[0] == "&") or (
+        if not (capital or low in CONNECTORS or low[0] in "&@") or (
                 not taken and not capital and low != "the"):
             break
         depth += tok.count("(") - tok.count(")")
@@ -462,9 +524,11 @@ def _case_names(text: str) -> list[CaseCitation]:
         if vs_start < last_end:
             continue
         sep = m.group()
-        if not _could_be_party(_word_before(text, vs_start - 1, last_end), True) or not (
-                _could_be_party(_word_after(text, vs_end), False)):
-            continue  # the cheap test first: "v. v. v." and "the v. the" end here
+        before = _word_before(text, vs_start - 1, last_end)
+        if not _could_be_party(before, True) or not (
+                _could_be_party(_word_after(text, vs_end), False)) or (
+                sep in ("V", "V.") and before.upper() != before):
+            continue  # the cheap test first: "v. v. v.", "the v. the", "K. V. Rao" end here
         left = _left_party(text, vs_start - 1, last_end)
         if left is None:
             continue
@@ -479,8 +543,10 @@ def _case_names(text: str) -> list[CaseCitation]:
         if sep in ("V", "V.") and (text[vs_end:vs_end + 1] != " " or text[vs_end + 1:vs_end + 2]
                                    in "([" or pet.endswith(",") or not _roman_ok(pet, resp)):
             continue
-        if _core(pet).lower() in GENERIC_NAMES or _core(resp).lower() in GENERIC_NAMES:
-            continue
+        generic = [_core(p).lower() in GENERIC_NAMES for p in (pet, resp)]
+        if all(generic) or any(g and _core(p).lower() != "state"
+                               for g, p in zip(generic, (pet, resp), strict=True)):
+            continue  # "Court v. ...", not "Bachan Singh v. State"
         name = text[left[0]:right[1]]
         out.append(CaseCitation(left[0], right[1], name, CASE_NAME, None, None, None, None, None,
                                 False, case_name_key(name), name, pet, resp))
@@ -491,6 +557,9 @@ def _case_names(text: str) -> list[CaseCitation]:
 def _word_before(text: str, pos: int, floor: int) -> str:
     lo = max(floor, pos - 40, 0)
     k = max(text.rfind(" ", lo, pos), text.rfind("\n", lo, pos), lo - 1)
+    if text[k + 1:pos] == "." and k > lo:  # "and Anr . v.": the word before the full stop
+        pos, lo = k, max(floor, k - 40, 0)
+        k = max(text.rfind(" ", lo, pos), text.rfind("\n", lo, pos), lo - 1)
     return text[k + 1:pos]
 
 
@@ -506,9 +575,10 @@ def _could_be_party(word: str, left: bool) -> bool:
     if not core:
         return False
     low = core.lower()
-    if low in VERSUS_WORDS or (left and low in LEFT_STOP):
-        return False
-    return core[0].isupper() or low.startswith(("m/s", "&")) or low in CONNECTORS
+    if (low in VERSUS_WORDS and core not in ("V", "V.")) or (
+            left and low in LEFT_STOP and not (low in MID_NAME_STOP and core[0].isupper())):
+        return False  # a capital "V." may be an initial, "Was" a word of a name
+    return core[0].isupper() or low.startswith(("m/s", "&", "@")) or low in CONNECTORS
 
 
 def _roman_ok(pet: str, resp: str) -> bool:

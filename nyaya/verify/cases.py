@@ -1,25 +1,54 @@
 """Case citations against the cases we hold: found, misattributed, overruled, or invented.
 
-We hold the SC registry (INSC neutral and SCR citations, 1990-2025) and the reporter
-citations printed in ~2,000 corpus judgment headers. An AIR or SCC citation of a real case is
+We hold the SC registry (INSC neutral and SCR citations of the judgments reported in SCR,
+decided 1990-2025), the reporter citations printed in ~2,000 corpus judgment headers, and the
+citations the corpus judgments print in their text. An AIR or SCC citation of a real case is
 usually simply not held, so "not found" alone would flag real law as fabricated: a citation we
 cannot find goes to the deterministic five-validator panel (`nyaya.verify.panel`), and only one
 the panel finds evidence of invention in is NOT_FOUND; the rest are UNVERIFIABLE.
+
+The party names written with a citation we do not hold are evidence too (`NameIndex`, over
+the names of the registry and the corpus judgments):
+- they are all the names of a case we hold whose own INSC number or SCR first page is another:
+  the citation is wrong (NOT_FOUND, naming the case and its own citation). A page that lies
+  inside that case's judgment is a pinpoint, not an invention (UNVERIFIABLE);
+- they are a case we hold, decided in the years the citation's year allows, whose citation in
+  this reporter we do not hold (an SCC or AIR citation): the case exists (UNVERIFIABLE);
+- they are no case decided in those years, in years the registry holds in full, nor a case
+  a corpus judgment prints a citation of in those years: evidence of invention (NOT_FOUND,
+  saying what was searched). The registry holds the judgments reported in SCR: its INSC
+  numbers are complete for 1990-2013 (later years number judgments SCR leaves out too) and
+  its SCR volumes run without gaps from 1990 to 2025, 350-1,550 judgments a year; 2025, the
+  last year, is partial. SCC and AIR also report judgments SCR does not, so this evidence is
+  not proof. Measured on the 4,967 Supreme Court citations of 1991-2024 that the corpus
+  judgments print with a name and that we do not hold: 10.7% have names no case of those
+  years in the registry or the corpus judgments has; 5.9% when what another corpus judgment
+  prints counts as attested, as it does here (1.7% of all 17,916 such citations, held or
+  not). `name_absence=False` turns this off.
+
+A citation a corpus judgment prints with the same names is never called invented, whatever
+the panel finds: the Supreme Court wrote it (UNVERIFIABLE, "may be misprinted there").
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, replace
-from difflib import SequenceMatcher
+from functools import lru_cache
+from itertools import pairwise
+from statistics import median
+
+import pyarrow.parquet as pq
 
 from nyaya.citations.cases import (
     SHORT_FORM,
     CaseCitation,
     case_name_key,
     extract_case_citations,
+    parse_case_citation,
 )
 from nyaya.judgments.identity import jaccard, name_tokens
 from nyaya.tables import read_table, records
@@ -38,6 +67,7 @@ UNVERIFIABLE = "UNVERIFIABLE"  # plausible, but in no source we hold: check befo
 SOURCE_CORPUS = "corpus judgment"
 SOURCE_REGISTRY = "SC registry"
 HELD = "registry: INSC/SCR 1990–2025; corpus headers"
+SOURCE_PRINTED = "citations printed in the corpus judgments"
 
 # Party names beside a citation belong to its case when at least half of the shorter name's
 # distinctive words (not "state", "union", "india", ...) are in the other. Writers shorten
@@ -46,7 +76,11 @@ HELD = "registry: INSC/SCR 1990–2025; corpus headers"
 # "State of Kerala" has no distinctive word in common (0.0). Measured on the warehouse:
 # corpus judgment names against their own registry titles vs. against random titles.
 NAME_MATCH = 0.5
-TOKEN_FUZZ = 0.8  # "TIRUMALA TRIUPATI" is "Tirumala Tirupati": registry titles carry typos
+# "TIRUMALA TRIUPATI" is "Tirumala Tirupati", "KRISHNALAH" is "Krishnaiah": registry titles
+# carry typos, so two words of at least FUZZ_LENGTH letters one edit apart (a letter changed,
+# added, dropped, or two swapped) are one word. Shorter words must be equal: "Mehta" is not
+# "Mehra", nor "Verma" "Varma" (a similarity ratio of 0.8 took each pair for one name).
+FUZZ_LENGTH = 7
 GENERIC_TOKENS = {"v", "state", "union", "india", "of", "the", "and", "govt", "government",
                   "ors", "anr", "ltd", "pvt", "co", "corpn", "through", "its", "secretary",
                   "commissioner", "collector", "officer", "district", "m", "s", "mr", "smt",
@@ -54,6 +88,21 @@ GENERIC_TOKENS = {"v", "state", "union", "india", "of", "the", "and", "govt", "g
 # A year's INSC numbers are held when the registry has this share of them (1990-2013: ~100%;
 # 2014 on: 50-80%), so a missing number of such a year is evidence of invention.
 NEUTRAL_COMPLETE = 0.9
+# A decision year is covered by the registry when it holds at least this share of the median
+# year's judgments (1990-2025 hold 350-1,550 a year, the median 750; 1977 and 1989 one each),
+# and it is not the last year held: SCR is printed months after the decision, so the newest
+# year is partial (2025 thins out from June). Its INSC numbers show 1990-2013 complete, its
+# SCR volumes' pages run on without gaps in every year: the count only drops stray years.
+COVERED_SHARE = 0.25
+# Reported in the year of decision or the next (SCR 3,877 of 3,895 citations the corpus
+# resolves to a dated case; SCC all 1,363; AIR SC 1,013 of 1,022); two years later at most.
+REPORT_LAG = 2
+SUPP_LAG = 6  # supplementary volumes print older judgments: "(1995) Supp 3 SCC" of 1991
+SC_REPORTERS = {"INSC", "SCR", "SCC", "SCC (Cri)", "SCC (L&S)", "SCC (Tax)", "JT", "SCALE"}
+SCR_KEY = re.compile(r"\[(?P<year>[0-9]{4})\](?P<supp> Supp)?(?: (?P<vol>[0-9]+))? SCR "
+                     r"(?P<page>[0-9]+)$")
+VOLUME_KEY = re.compile(r"\((?P<year>[0-9]{4})\) (?P<vol>[0-9]+) (?P<reporter>SCC|SCALE) "
+                        r"(?P<page>[0-9]+)$")
 
 
 def name_similarity(written: str, recorded: str) -> float:
@@ -64,9 +113,373 @@ def name_similarity(written: str, recorded: str) -> float:
     if not da or not db:
         return jaccard(a, b)
     short, long_ = (da, db) if len(da) <= len(db) else (db, da)
-    hits = sum(1 for t in short if t in long_ or (len(t) >= 4 and any(
-        SequenceMatcher(None, t, u).ratio() >= TOKEN_FUZZ for u in long_)))
+    hits = sum(1 for t in short if t in long_ or (len(t) >= FUZZ_LENGTH and any(
+        len(u) >= FUZZ_LENGTH and one_edit(t, u) for u in long_)))
     return hits / len(short)
+
+
+def one_edit(a: str, b: str) -> bool:
+    """Whether `a` and `b` are at most one edit apart: a letter changed, added or dropped, or
+    two neighbours swapped (Damerau-Levenshtein distance <= 1)."""
+    if a == b:
+        return True
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    if len(a) < len(b):
+        return a[i:] == b[i + 1:]
+    return a[i + 1:] == b[i + 1:] or (
+        i + 1 < len(a) and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2:] == b[i + 2:])
+
+
+# --- party names: which cases have the names written ---------------------------------------
+
+# Words that say what a party is, not who: any case may have them. A party that is only such
+# words ("State of Kerala", "Union of India", "CBI") says nothing about which case is meant.
+PARTY_GENERIC = frozenset({
+    "v", "vs", "versus", "state", "union", "india", "of", "the", "and", "govt", "government",
+    "ors", "anr", "ltd", "limited", "pvt", "private", "co", "company", "corpn", "corporation",
+    "through", "thr", "thru", "its", "secretary", "commissioner", "collector", "officer",
+    "district", "mr", "mrs", "ms", "miss", "smt", "shri", "sri", "shrimati", "sh", "km", "kum",
+    "kumari", "mst", "dr", "prof", "late", "dead", "deceased", "lrs", "lr", "legal", "heirs",
+    "representatives", "by", "etc", "others", "another", "other", "rep", "represented", "mis",
+    "in", "for", "on", "at", "to", "an", "or", "alias", "public", "prosecutor", "inspector",
+    "police", "station", "sub", "chief", "principal", "director", "assistant", "additional",
+    "deputy", "general", "manager", "chairman", "president", "authority", "board", "nct",
+    "administration", "ut", "territory", "now", "new", "no", "messrs", "thiru", "tmt", "sree",
+    "shree", "smti", "ch", "appellant", "respondent", "petitioner", "ex", "son", "daughter",
+    "wife", "minor", "guardian", "natural", "father", "mother", "cbi", "bureau",
+    "investigation", "central", "income", "tax", "excise", "customs", "sales", "wealth",
+    "revenue", "department", "ministry", "municipal", "council", "committee"})
+# States and their abbreviations: "State of M.P." and "STATE OF MADHYA PRADESH" are one party.
+STATE_WORDS = frozenset({
+    "uttar", "pradesh", "madhya", "himachal", "andhra", "arunachal", "tamil", "nadu",
+    "tamilnadu", "west", "bengal", "kerala", "punjab", "haryana", "bihar", "gujarat",
+    "maharashtra", "karnataka", "mysore", "rajasthan", "orissa", "odisha", "assam", "jammu",
+    "kashmir", "goa", "manipur", "meghalaya", "mizoram", "nagaland", "sikkim", "tripura",
+    "uttarakhand", "uttaranchal", "jharkhand", "chhattisgarh", "telangana", "bombay", "madras",
+    "calcutta", "pondicherry", "puducherry", "chandigarh", "delhi", "up", "mp", "hp", "ap",
+    "tn", "wb", "jk"})
+# "Maharasthra" and "Rajathan" are state names too: words one edit from a long state name,
+# found through the forms with one letter dropped that they share with it
+STATE_DROPPED: dict[str, list[str]] = defaultdict(list)
+for _state in STATE_WORDS:
+    if len(_state) >= 6:
+        for _i in range(len(_state) + 1):
+            STATE_DROPPED[_state[:_i] + _state[_i + 1:]].append(_state)
+# Abbreviations as registry titles and judgments write them in full, or the reverse.
+WORD_FORMS = {
+    "assn": "association", "asson": "association", "distt": "district", "dist": "district",
+    "admn": "administration", "admin": "administration", "secy": "secretary",
+    "corp": "corporation", "dept": "department", "deptt": "department", "mfg": "manufacturing",
+    "engg": "engineering", "instt": "institute", "inst": "institute", "univ": "university",
+    "commr": "commissioner", "addl": "additional", "asstt": "assistant", "asst": "assistant",
+    "dy": "deputy", "supdt": "superintendent", "natl": "national", "intl": "international",
+    "bros": "brothers", "spl": "special", "coop": "cooperative", "inds": "industries",
+    "mohd": "mohammad", "md": "mohammad", "mohammed": "mohammad", "muhammad": "mohammad",
+    "mohamed": "mohammad", "kr": "kumar", "pd": "prasad"}
+NAME_WORD = re.compile(r"[a-z0-9]+")
+# Longest separator first, and a lower-case one before a capital one, so that the initial in
+# "K. V. Rao vs. State" or "K. V. Rao v. State" is not taken for "v.".
+_SEPARATORS = (r"\sversus\s", r"\svs\.?\s", r"\sv/s\.?\s", r"\sv\.?\s")
+PARTY_SPLITS = [*(re.compile(p) for p in _SEPARATORS),
+                *(re.compile(p, re.IGNORECASE) for p in _SEPARATORS)]
+TRANSLITERATION = [("ee", "i"), ("oo", "u"), ("w", "v"), ("ph", "f")]
+ASPIRATE = re.compile(r"([bcdgkpst])h")
+DOUBLED = re.compile(r"(.)\1")
+
+
+@lru_cache(maxsize=131072)
+def word_key(word: str) -> str:
+    """A word as its spellings share it: "Chaudhary"/"Choudhary" differ, but "Sreedharan" and
+    "Sridharan", "Bhatt" and "Bhat", "Mishra" and "Misra" are one key."""
+    for a, b in TRANSLITERATION:
+        word = word.replace(a, b)
+    return DOUBLED.sub(r"\1", ASPIRATE.sub(r"\1", word))
+
+
+def _sides(name: str) -> list[str]:
+    padded = " " + " ".join(name.split()) + " "
+    for split in PARTY_SPLITS:
+        parts = split.split(padded, maxsplit=1)
+        if len(parts) == 2:
+            return parts
+    return [padded]
+
+
+def _side_words(side: str) -> list[str]:
+    return NAME_WORD.findall(side.lower().replace("m/s", " "))
+
+
+@lru_cache(maxsize=131072)
+def _distinctive(word: str) -> str | None:
+    """A written word as `party_words` keeps it (its `word_key`), or None when it says what a
+    party is rather than who."""
+    word = WORD_FORMS.get(word, word)
+    if (len(word) < 3 or word in PARTY_GENERIC or word in STATE_WORDS or word.isdigit()
+            or (len(word) >= 6 and _state_like(word))):
+        return None
+    return word_key(word)
+
+
+def written_words(name: str) -> list[str]:
+    """The distinctive words of a name as written (lower-cased), for a person to read."""
+    out: list[str] = []
+    for side in _sides(name):
+        raw = _side_words(side)
+        out += [w for w in raw if _distinctive(w) is not None] or [
+            "".join(run) for run in _letter_runs(raw, keyed=False)]
+    return list(dict.fromkeys(out))
+
+
+def _keys(words: list[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(k for k in map(_distinctive, words) if k is not None))
+
+
+@lru_cache(maxsize=65536)
+def party_words(name: str) -> tuple[tuple[str, ...], ...]:
+    """The distinctive words of each party of a case name, as `word_key`s: honorifics,
+    "M/s", "& Ors.", "(Dead) through LRs", official titles, State and Union names, initials
+    and numbers dropped ("Shri Gopal & Anr. v. State of M.P." -> (("gopal",), ())). A party
+    that is only initials is its initials ("M/S V.V.F. Limited" -> "vvf")."""
+    out = []
+    for side in _sides(name):
+        raw = _side_words(side)
+        out.append(_keys(raw) or tuple(_letter_runs(raw)))
+    return tuple(out)
+
+
+ACRONYM_SKIP = frozenset({"of", "and", "the", "for", "in", "at", "ors", "anr", "etc", "others",
+                          "another", "through", "thr", "by", "m", "s"})
+ACRONYM_TAIL = frozenset({"ltd", "limited", "pvt", "private", "india"})
+# Only a body's name is shortened to its initials ("ONGC", "CCE"), never a person's.
+ORGANISATION = frozenset({
+    "corporation", "corpn", "company", "co", "ltd", "limited", "bank", "board", "authority",
+    "commission", "council", "committee", "association", "society", "trust", "university",
+    "industries", "mills", "department", "ministry", "excise", "customs", "bureau",
+    "collector", "commissioner", "government", "municipal", "development", "insurance",
+    "railway", "railways", "electricity", "transport", "service", "services", "institute",
+    "organisation", "organization", "federation", "sangh", "nigam", "parishad", "samiti"})
+
+
+def _joined(a: str, b: str) -> str:
+    """Two word keys as one word's key: keys have no doubled letter, except where they meet."""
+    return a + b[1:] if a[-1] == b[0] else a + b
+
+
+def index_forms(name: str) -> tuple[tuple[str, ...], set[str]]:
+    """(`party_words`, the forms under which a recorded name is found): its distinctive
+    words, each two neighbours joined ("KAMLESH KUMAR" for a written "Kamleshkumar"), and the
+    initials of a body's name ("OIL & NATURAL GAS CORPORATION LTD." for "ONGC", "COLLECTOR
+    OF CENTRAL EXCISE" for "CCE", "LIFE INSURANCE CORPORATION OF INDIA" for "LIC")."""
+    forms: set[str] = set()
+    parties = []
+    for side in _sides(name):
+        raw = _side_words(side)
+        words = _keys(raw)
+        parties.append(words)
+        forms.update(words)
+        forms.update(_joined(a, b) for a, b in pairwise(words))
+        forms.update(_initials(raw))
+        forms.update(_letter_runs(raw))
+    return tuple(parties), forms
+
+
+def _letter_runs(raw: list[str], keyed: bool = True) -> list[str]:
+    """Initials written as letters ("R.B.I.", "O.N.G.C."), three or more, as one word (a
+    `word_key` when `keyed`, as a written "VVF" is)."""
+    runs, run = [], ""
+    for word in [*raw, ""]:
+        if len(word) == 1 and word.isalpha():
+            run += word
+            continue
+        if len(run) >= 3:
+            runs.append(run)
+        run = ""
+    return [word_key(r) for r in runs] if keyed else runs
+
+
+def _initials(raw: list[str]) -> list[str]:
+    """The initials a body's name is shortened to, with and without a closing "Ltd." or
+    "India" ("Life Insurance Corporation of India": "lici", "lic"); none for a person."""
+    if ORGANISATION.isdisjoint(raw):
+        return []
+    raw = [w for w in raw if w not in ACRONYM_SKIP and not w.isdigit()]
+    out = []
+    while len(raw) >= 3:
+        out.append(word_key("".join(w[0] for w in raw)))
+        if raw[-1] not in ACRONYM_TAIL:
+            break
+        raw.pop()
+    return out
+
+
+@lru_cache(maxsize=131072)
+def _state_like(word: str) -> bool:
+    """Whether a word is one edit from a state's name of six letters or more."""
+    near = STATE_DROPPED.get(word, [])
+    for i in range(len(word)):
+        near = near + STATE_DROPPED.get(word[:i] + word[i + 1:], [])
+    return any(one_edit(word, state) for state in near)
+
+
+def misses_allowed(words: int, loose: bool) -> int:
+    """Written words a case may lack and still be the case meant. Two-word names ("Meena
+    Ansari v. State of Kerala") must match in full: allowing one miss would take any Meena
+    for her. Longer names are written longer or shorter than recorded ("Gaya Din (Dead)
+    through LRs. & Others v. Hanuman Prasad"), and `loose` (used to decide that no case has
+    the names) allows half of them. Either way, when both parties have words, one party must
+    match in full and the other in part: "Dinesh Chatterjee v. Savitri Pandey" is not
+    "DINESH CHANDRA PANDEY versus HIGH COURT OF M.P."."""
+    if words <= 2:
+        return 0
+    if not loose:
+        return 1 if words <= 5 else 2
+    return 1 if words == 3 else words // 2
+
+
+class NameIndex:
+    """Entries (cases, or citations printed in judgments) by the distinctive words of their
+    party names, searched by the names written with a citation."""
+
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+        self.years: list[int | None] = []
+        self.postings: dict[str, set[int]] = defaultdict(set)
+        self.words: set[str] = set()  # the names' own words, which typos may reach
+        self._deletions: dict[str, list[str]] | None = None
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def add(self, ident: str, year: int | None, names: Iterable[str]) -> None:
+        index = len(self.ids)
+        self.ids.append(ident)
+        self.years.append(year)
+        for name in names:
+            parties, forms = index_forms(name)
+            for form in forms:
+                self.postings[form].add(index)
+            for words in parties:
+                self.words.update(words)
+        self._deletions = None
+
+    def prepare(self) -> None:
+        """Build the search structures now (once every entry is added), not on first use."""
+        self._deleted()
+
+    def _deleted(self) -> dict[str, list[str]]:
+        """Long words by each form with one letter dropped: the words one edit from a word."""
+        if self._deletions is None:
+            deletions: dict[str, list[str]] = defaultdict(list)
+            for word in self.words:
+                if len(word) >= FUZZ_LENGTH:
+                    for i in range(len(word)):
+                        deletions[word[:i] + word[i + 1:]].append(word)
+            self._deletions = deletions
+        return self._deletions
+
+    def holders(self, word: str) -> set[int]:
+        """Entries with `word`, or with a word one edit from it (both long enough)."""
+        exact = self.postings.get(word)
+        if len(word) < FUZZ_LENGTH - 1:
+            return exact or set()
+        deleted = self._deleted()
+        near = set(deleted.get(word, ()))  # one letter added to the word written
+        for i in range(len(word)):
+            shorter = word[:i] + word[i + 1:]
+            if shorter in self.words and len(word) >= FUZZ_LENGTH:
+                near.add(shorter)  # one letter dropped
+            near.update(deleted.get(shorter, ()))  # changed, or swapped
+        near = {w for w in near if w != word and max(len(w), len(word)) >= FUZZ_LENGTH
+                and one_edit(w, word)}
+        if not near:
+            return exact or set()
+        return set().union(exact or set(), *(self.postings[w] for w in near))
+
+    def search(self, written: str, years: Container[int] | None = None,
+               loose: bool = False) -> list[tuple[int, str]]:
+        """(words missed, id) of the entries whose names hold the written names (all but
+        `misses_allowed` of their distinctive words), of `years` when given; fewest misses
+        first. Empty when the written names have no distinctive word."""
+        sides = [side for side in party_words(written) if side]
+        words = list(dict.fromkeys(w for side in sides for w in side))
+        if not words:
+            return []
+        held = {w: self.holders(w) for w in words}
+        for side in sides:  # "Chhotey Lal" is "CHHOTEYLAL"
+            for a, b in pairwise(side):
+                joined = self.postings.get(_joined(a, b))
+                if joined:
+                    held[a] = held[a] | joined
+                    held[b] = held[b] | joined
+        for raw, side in zip(map(_side_words, _sides(written)), party_words(written),
+                             strict=True):
+            for initials in _initials(raw):  # "Reserve Bank of India" is "R.B.I."
+                shortened = self.postings.get(initials)
+                if shortened and side:
+                    for w in side:
+                        held[w] = held[w] | shortened
+        allowed = misses_allowed(len(words), loose)
+        rarest = sorted(words, key=lambda w: len(held[w]))[:allowed + 1]
+        found = []
+        for i in set().union(*(held[w] for w in rarest)):
+            if years is not None and self.years[i] not in years:
+                continue
+            missed = [w for w in words if i not in held[w]]
+            if len(missed) > allowed or (missed and len(sides) == 2 and (
+                    any(all(w in missed for w in side) for side in sides)
+                    or all(any(w in missed for w in side) for side in sides))):
+                continue  # a party wholly missed, or both in part: another case
+            found.append((len(missed), self.ids[i]))
+        return sorted(found)
+
+
+# The longest judgment of an SCR volume runs ~100 pages (the median, over 1990-2025, of each
+# volume's largest gap between first pages): a page further on is no pinpoint.
+PINPOINT_PAGES = 100
+
+
+def _same_page(cite: CaseCitation, own: str) -> bool:
+    """Whether an SCR citation is `own` written without its volume or "Supp" ("[1964] SCR
+    261" for "[1964] 6 SCR 261"): the same page of the same year."""
+    found = SCR_KEY.match(own)
+    return bool(found and cite.page and int(found["year"]) == cite.year
+                and found["page"] == cite.page and (cite.volume is None or found["vol"] is None
+                                                    or bool(found["supp"]) != cite.supplementary))
+
+
+def _pinpoint(cite: CaseCitation, own: str) -> bool:
+    """Whether an SCR citation's page may lie inside the judgment whose first page is `own`."""
+    found = SCR_KEY.match(own)
+    return bool(found and cite.page and found["vol"] == cite.volume
+                and int(found["year"]) == cite.year and bool(found["supp"]) == cite.supplementary
+                and int(found["page"]) < int(cite.page) <= int(found["page"]) + PINPOINT_PAGES)
+
+
+def _strong(written: str, case: Case) -> bool:
+    """Whether the written names have two or more distinctive words (`name_similarity`'s,
+    where a State's name counts) and the case has every one of them."""
+    words = {t for t in name_tokens(written) if t not in GENERIC_TOKENS and len(t) > 1}
+    held = {t for name in case.names for t in name_tokens(name)}
+    return len(words) >= 2 and words <= held
+
+
+def _record_keys(rec: dict) -> list[str]:
+    """A registry record's citation keys, with its SCR citation's when the table lacks it:
+    tables built before the extractor read "[1996] SUPP. 4 S.C.R. 393" (capitals) hold no key
+    for 6,481 of the 27,533 records' SCR citations."""
+    keys = _listed(rec.get("citation_keys"))
+    scr = rec.get("scr_citation")
+    if scr and not any(" SCR " in key for key in keys):
+        parsed = parse_case_citation(scr)
+        if parsed is not None and parsed.key and parsed.reporter == "SCR":
+            keys.append(parsed.key)
+    return keys
 
 
 def _listed(value: Iterable[str] | None) -> list[str]:
@@ -114,9 +527,16 @@ class CaseVerifier:
 
     def __init__(self, judgments: Iterable[dict], registry: Iterable[dict],
                  nodes: Iterable[dict] = (), edges: Iterable[dict] = (),
-                 now_year: int | None = None, llm: LlmEndpoint | None = None) -> None:
+                 now_year: int | None = None, llm: LlmEndpoint | None = None,
+                 mentions: Iterable[dict] = (), name_absence: bool = True,
+                 covered: Iterable[int] | None = None) -> None:
+        """`mentions`: citation_mentions rows (doc_id, citation_key, case_name, reporter):
+        the citations the corpus judgments print. `name_absence`: whether names no case of
+        the covered years has are evidence of invention. `covered`: the decision years the
+        registry holds in full (by default read from its yearly counts, `covered_years`)."""
         self.now_year = now_year
         self.llm = llm  # the panel's LLM validators instead of its rules, when given
+        self.name_absence = name_absence
         self.cases: dict[str, Case] = {}
         record_case: dict[str, str] = {}
         for row in judgments:
@@ -127,14 +547,24 @@ class CaseVerifier:
             case.keys.update(_listed(row.get("citation_keys")))
             case.doc_ids.add(row["doc_id"])
         neutral_pairs: list[tuple[int, int]] = []
+        decided: dict[int, int] = defaultdict(int)  # registry judgments per decision year
         for rec in registry:
+            if rec.get("decision_date"):
+                decided[int(rec["decision_date"][:4])] += 1
             cid = rec.get("case_id") or rec["record_id"]
+            linked = self.cases.get(cid)
+            if linked is not None and linked.doc_ids and linked.decision_date and rec.get(
+                    "decision_date") and linked.decision_date != rec["decision_date"]:
+                # linked on an INSC number alone: IRLeD headers print LII of India's numbers
+                # ("[1994] INSC 172" is Kartar Singh, decided 1994-03-11), the registry the
+                # Court's (1994 INSC 172 is Sardar Singh, 1994-04-26): two cases, not one
+                cid = rec["record_id"]
             record_case[rec["record_id"]] = cid
             case = self._case(cid)
             if rec.get("title"):
                 case.names.append(rec["title"])
             case.decision_date = case.decision_date or rec.get("decision_date")
-            case.keys.update(_listed(rec.get("citation_keys")))
+            case.keys.update(_record_keys(rec))
             case.record_ids.add(rec["record_id"])
         self.by_key: dict[str, set[str]] = defaultdict(set)
         self.by_name: dict[str, set[str]] = defaultdict(set)
@@ -169,6 +599,47 @@ class CaseVerifier:
             if node.get("overruled"):
                 self.overruled_by.setdefault(record_case.get(node["node_id"], node["node_id"]),
                                              set())
+        self.covered = set(covered) if covered is not None else covered_years(decided)
+        self.decided = dict(decided)
+        self._index_names(mentions)
+
+    def _index_names(self, mentions: Iterable[dict]) -> None:
+        """The name indexes, SCR volumes page by page, and reporter volumes per year."""
+        self.names = NameIndex()
+        self.scr_pages: dict[tuple[int, bool, str | None], list[tuple[int, str]]] = \
+            defaultdict(list)
+        volume_keys: list[tuple[str, int, int, str]] = []
+        for case in self.cases.values():
+            self.names.add(case.case_id, case.year, case.names)
+            for key in case.keys:
+                volume_keys += _volume_key(key)
+                scr = SCR_KEY.match(key)
+                if scr and case.record_ids:  # the registry's SCR volumes have no gaps
+                    self.scr_pages[(int(scr["year"]), bool(scr["supp"]), scr["vol"])].append(
+                        (int(scr["page"]), case.case_id))
+        for pages in self.scr_pages.values():
+            pages.sort()
+        self.names.prepare()
+        self.printed = NameIndex()  # SC citations printed in corpus judgments, with a name
+        self.printed_rows: list[tuple[str, str, str]] = []  # (doc_id, key, name as printed)
+        self.printed_keys: dict[str, list[int]] = defaultdict(list)
+        first_covered = min(self.covered, default=9999) - 1
+        for row in mentions:
+            key = row.get("citation_key")
+            if not key:
+                continue
+            volume_keys += _volume_key(key)
+            name = row.get("case_name")
+            year = _key_year(key)
+            if not name or year is None or not _supreme(row.get("reporter"), key):
+                continue
+            name = " ".join(name.split())
+            if first_covered <= year:  # names are searched only where absence is evidence
+                self.printed.add(str(len(self.printed_rows)), year, [name])
+            self.printed_keys[key].append(len(self.printed_rows))
+            self.printed_rows.append((row.get("doc_id") or "?", key, name))
+        self.printed.prepare()
+        self.volumes = panel.volume_ranges(volume_keys)
 
     def _case(self, case_id: str) -> Case:
         if case_id not in self.cases:
@@ -181,7 +652,8 @@ class CaseVerifier:
         def rows(name: str) -> list[dict]:
             return records(read_table(settings.table_path(name)))
         return cls(rows("judgments"), rows("sc_case_registry"), rows("citation_graph_nodes"),
-                   rows("citation_graph_edges"), llm=llm)
+                   rows("citation_graph_edges"), llm=llm,
+                   mentions=printed_citations(settings.table_path("citation_mentions")))
 
     # --- checking ------------------------------------------------------------------------
 
@@ -213,6 +685,11 @@ class CaseVerifier:
         ids = self.by_key.get(cite.key, set()) if cite.key else set()
         cases = [self.cases[i] for i in sorted(ids)]
         written = cite.case_name
+        if cite.reporter == "INSC" and len(cases) > 1:
+            # "1995 INSC 387" is the Court's numbering, which the registry holds; "[1995] INSC
+            # 387" LII of India's, which IRLeD headers print: the same number, two cases
+            lii = cite.text.startswith("[")
+            cases = [c for c in cases if bool(c.doc_ids if lii else c.record_ids)] or cases
         if written and len(cases) > 1:  # the written names pick the closest case(s)
             scores = {c.case_id: self._similarity(written, c) for c in cases}
             best = max(scores.values())
@@ -274,7 +751,15 @@ class CaseVerifier:
                 f"{cite.key} is not in the SC registry, which holds "
                 f"{self.neutral_held.get(cite.year or 0, 0)} of the {held.max_number} "
                 f"neutral citations of {cite.year}")
-        result = panel.run_panel(cite, finding, self.neutral, self.now_year, llm=self.llm)
+        named, case = self._by_names(cite, finding)
+        if named is not None and finding.status == "not_found_where_held" \
+                and named.status in ("names_found", "names_not_found"):
+            # the number is missing where every number is held: that stays the evidence
+            finding = replace(finding, detail=named.detail)
+        elif named is not None:
+            finding = named
+        result = panel.run_panel(cite, finding, self.neutral, self.now_year, llm=self.llm,
+                                 volumes=self.volumes)
         c = result.consensus
         summary = (f"panel {c.verdict_counts['VALID']}/5 VALID, {c.recommendation}"
                    + (f" ({'; '.join(result.flags)})" if result.flags else ""))
@@ -282,18 +767,185 @@ class CaseVerifier:
         if failed and not result.flags:  # an outage is not evidence of fabrication
             return CaseCheck(self._verdict(
                 cite, UNVERIFIABLE, f"{finding.detail}; panel incomplete: {len(failed)} of 5 "
-                f"LLM validators failed ({failed[0].detail}): confirm it in the reporter"),
-                result)
+                f"LLM validators failed ({failed[0].detail}): confirm it in the reporter",
+                case), result)
         # only an INVALID finding is evidence of invention: for a citation we do not hold,
         # the knowledge validator is UNCERTAIN and synthesis echoes any UNCERTAIN, so one
         # unusual volume or page alone would otherwise read as "likely hallucinated"
+        printed = self._printed_as(cite, cite.case_name) if cite.case_name else None
+        if result.flags and printed is not None and printed not in finding.detail:
+            finding = replace(finding, detail=f"{finding.detail}, but {printed}")
+        if result.flags and printed is not None:
+            # the Supreme Court printed this very citation with these names: not invented,
+            # though perhaps misprinted ("(1982) 3 SCC 1982" for Sant Bir v. State of Bihar)
+            return CaseCheck(self._verdict(
+                cite, UNVERIFIABLE, f"{finding.detail}; the panel finds it implausible "
+                f"({summary}), so it may be misprinted there: confirm it in the reporter before "
+                "relying on it", case), result)
         if result.flags:
             return CaseCheck(self._verdict(
                 cite, CASE_NOT_FOUND, f"{finding.detail}; likely fabricated: {summary}; remove "
-                "it, do not substitute another case"), result)
+                "it, do not substitute another case", case), result)
         return CaseCheck(self._verdict(
             cite, UNVERIFIABLE, f"{finding.detail}; it is plausible ({summary}) but unchecked: "
-            "confirm it in the reporter before relying on it"), result)
+            "confirm it in the reporter before relying on it", case), result)
+
+    # --- the party names written with a citation we do not hold ----------------------------
+
+    def _by_names(self, cite: CaseCitation, base: panel.Finding
+                  ) -> tuple[panel.Finding | None, Case | None]:
+        """What the names written say of a Supreme Court citation we do not hold (module
+        doc): (finding, the case the names are) or (None, None) when they say nothing."""
+        written = cite.case_name
+        if not written or cite.year is None or not _supreme(cite.reporter, cite.key or "",
+                                                             cite.court):
+            return None, None
+        lag = SUPP_LAG if cite.supplementary else REPORT_LAG
+        years = range(cite.year - lag, cite.year + 2)
+        span = f"{years[0]}–{years[-1]}"
+        matches = self._ranked(written, cite.year, self.names.search(written, years))
+        found = [self.cases[cid] for _, cid in matches]
+        inside = self._scr_page_of(cite)
+        if inside is not None and inside.case_id in {c.case_id for c in found}:
+            return panel.Finding(
+                "names_found", f"{cite.key} is not the first page of a judgment we hold, but "
+                f"page {cite.page} lies inside {inside.label()}, whose names are written: a "
+                "pinpoint? cite the judgment's first page"), inside
+        printed = self._printed_as(cite, written)
+        whole = [self.cases[cid] for missed, cid in matches if not missed]
+        if whole and printed is None:  # the Court printing this very citation outweighs us
+            wrong = self._wrong_citation(cite, written, whole)
+            if wrong is not None:
+                case, own = wrong
+                more = (f" ({len(whole) - 1} other cases of those years have these names, "
+                        "none this citation)") if len(whole) > 1 else ""
+                return panel.Finding(
+                    "wrong_citation", f"{base.detail}; the names written are those of "
+                    f"{case.label()}{more}, whose own {cite.reporter} citation is {own}: "
+                    f"{cite.key} is not its citation"), case
+        printed = printed or self._printed_names(cite, written)
+        if printed is not None:
+            return panel.Finding("names_found", f"{base.detail}, but {printed}"), None
+        if found:
+            return panel.Finding(
+                "names_found", f"{base.detail}; the names written are those of "
+                f"{found[0].label()}, decided in the years a {cite.year} report allows "
+                f"({span}), whose {cite.reporter} citation we do not hold"), found[0]
+        if not self.name_absence or not self._covered(cite):
+            return None, None
+        close = [self.cases[cid] for _, cid in self._ranked(
+            written, cite.year, self.names.search(written, years, loose=True))]
+        if close:
+            return panel.Finding(
+                "names_found", f"{base.detail}; the names written resemble those of "
+                f"{close[0].label()}, decided {span}, whose {cite.reporter} citation we do not "
+                "hold"), close[0]
+        words = written_words(written)
+        if not words:
+            return None, None
+        elsewhere = [self.cases[cid] for _, cid in self.names.search(written)][:3]
+        judged = sum(self.decided.get(y, 0) for y in years)
+        detail = (f"{base.detail}; no case decided {span} (the years a {cite.year} report "
+                  f"allows) has the party names '{written}' (distinctive words searched: "
+                  f"{', '.join(words)}): not in the SC registry ({judged} judgments of those "
+                  f"years, the SCR-reported ones, held in full for {_spans(self.covered)}), "
+                  "the corpus judgments, or the citations they print")
+        if elsewhere:
+            detail += ("; cases of these names were decided in other years: "
+                       + "; ".join(c.label() for c in elsewhere))
+        return panel.Finding("names_not_found", detail), None
+
+    def _ranked(self, written: str, year: int, matches: list[tuple[int, str]]
+                ) -> list[tuple[int, str]]:
+        """Matches, the likeliest first: fewest words missed, most alike in name (the
+        written words found, a State's too; then all words shared), nearest in year."""
+        tokens = name_tokens(written)
+
+        def order(match: tuple[int, str]) -> tuple:
+            case = self.cases[match[1]]
+            shared = max((jaccard(tokens, name_tokens(n)) for n in case.names), default=0.0)
+            return (match[0], -self._similarity(written, case), -shared,
+                    abs((case.year or 0) - year), case.case_id)
+        return sorted(matches, key=order)
+
+    def _covered(self, cite: CaseCitation) -> bool:
+        """Whether the registry holds in full every year the citation's judgment may be of."""
+        year = cite.year or 0
+        if cite.reporter == "INSC":  # a neutral citation carries its decision year
+            return year in self.covered
+        first = year - (SUPP_LAG if cite.supplementary else 1)
+        return all(y in self.covered for y in range(first, year + 1))
+
+    def _wrong_citation(self, cite: CaseCitation, written: str, found: list[Case]
+                        ) -> tuple[Case, str] | None:
+        """(case, its own citation) when every case that has all the names written holds its
+        own citation in the cited INSC or SCR series, so that the one written is none of theirs.
+
+        Only the registry's citations count: a corpus header's may differ from the citation
+        other judgments print for the same case (pre-1990 texts cite "[1962] 1 SCR 169" for
+        "[1962] 2 SCR 169"), and which is the misprint we cannot tell. An INSC number is one
+        case's only neutral citation, an SCR first page one case's too; an SCR citation
+        written without its volume is the same citation.
+        Where the registry holds part of a year's INSC numbers or SCR volumes, a name of one
+        distinctive word could be a namesake's whose citation we lack, so there only cases
+        that have two or more distinctive words written, all of them, count (a State's name
+        is one: "State of Maharashtra v. Rajendra" is not "RAJENDRA versus STATE OF M.P."),
+        and a page up to PINPOINT_PAGES after the case's first, in its volume, may be a
+        pinpoint into it (where volumes are held in full, `_scr_page_of` tells exactly).
+        "[1993] INSC 483", in square brackets, is numbered by LII of India (the IRLeD
+        judgments print it), not by the Court's neutral citation scheme the registry holds
+        ("1993 INSC 365" for the same case), so it is not compared."""
+        if cite.reporter == "INSC":
+            if cite.text.startswith("["):
+                return None  # "[1993] INSC 483" is LII of India's numbering, not the Court's
+            series = " INSC "
+            held = self.neutral.get(cite.year or 0)
+            complete = held is not None and held.complete
+        elif cite.reporter == "SCR":
+            series = " SCR "
+            complete = self._covered(cite)
+        else:
+            return None
+        found = [case for case in found if case.record_ids]  # the registry's, not a header's
+        if not complete:
+            found = [case for case in found if _strong(written, case)]
+        own = [sorted(k for k in case.keys if series in k) for case in found]
+        if not found or not all(own):  # a case whose citation in this series we do not know
+            return None
+        if series == " SCR " and any(_same_page(cite, key) or (
+                not complete and _pinpoint(cite, key)) for keys in own for key in keys):
+            return None
+        return found[0], ", ".join(own[0])
+
+    def _scr_page_of(self, cite: CaseCitation) -> Case | None:
+        """The registry judgment an SCR page falls in: the last one starting before it in
+        its volume, for volumes the registry holds in full."""
+        if cite.reporter != "SCR" or cite.page is None or not self._covered(cite):
+            return None
+        pages = self.scr_pages.get((cite.year or 0, cite.supplementary, cite.volume))
+        if not pages:
+            return None
+        i = bisect_right(pages, (int(cite.page), "\uffff")) - 1
+        return self.cases[pages[i][1]] if i >= 0 else None
+
+    def _printed_as(self, cite: CaseCitation, written: str) -> str | None:
+        """Where a corpus judgment prints this citation with these names, in words; None
+        when none does. The Supreme Court wrote it: it is not invented, though it is not
+        checked against a record of the case."""
+        for i in self.printed_keys.get(cite.key or "", ()):
+            doc, _, name = self.printed_rows[i]
+            if name_similarity(written, name) >= NAME_MATCH:
+                return f"corpus judgment {doc} prints {cite.key} as '{name}'"
+        return None
+
+    def _printed_names(self, cite: CaseCitation, written: str) -> str | None:
+        """Where a corpus judgment cites a case of these names, reported within a year of
+        this citation, in words; None when none does."""
+        year = cite.year or 0
+        for _, i in self.printed.search(written, range(year - 1, year + 2)):
+            doc, key, name = self.printed_rows[int(i)]
+            return f"corpus judgment {doc} cites a case of these names: '{name}', {key}"
+        return None
 
     def _verdict(self, cite: CaseCitation, status: str, reason: str, case: Case | None = None,
                  source: str | None = None) -> CitationVerdict:
@@ -331,6 +983,70 @@ def attach_adjacent_names(text: str, cites: list[CaseCitation]) -> list[CaseCita
         else:
             out.append(cite)
     return out
+
+
+def covered_years(decided: dict[int, int]) -> set[int]:
+    """Decision years the registry holds in full (COVERED_SHARE), from judgments per year."""
+    if not decided:
+        return set()
+    floor = COVERED_SHARE * median(decided.values())
+    last = max(decided)
+    return {year for year, n in decided.items() if n >= floor and year != last}
+
+
+def _spans(years: set[int]) -> str:
+    """1990, 1991, ..., 2024 -> '1990–2024'; gaps make more spans."""
+    out: list[str] = []
+    for year in sorted(years):
+        if out and out[-1].endswith(str(year - 1)):
+            out[-1] = out[-1].split("–")[0] + f"–{year}"
+        else:
+            out.append(str(year))
+    return ", ".join(out) or "no year"
+
+
+def _supreme(reporter: str | None, key: str, court: str | None = None) -> bool:
+    """Whether a citation is of the Supreme Court of India: its reporters, AIR SC, SCC OnLine
+    SC."""
+    if reporter in SC_REPORTERS:
+        return True
+    parts = key.split(" ")  # "AIR 1995 SC 1640", "2019 SCC OnLine SC 1234"
+    if reporter == "AIR":
+        return (court or (parts[2] if len(parts) == 4 else "")) == "SC"
+    return reporter == "SCC OnLine" and (court or (parts[-2] if len(parts) == 5 else "")) == "SC"
+
+
+YEAR_IN_KEY = re.compile(r"(?<![0-9])(1[89][0-9]{2}|20[0-4][0-9])(?![0-9])")
+
+
+def _key_year(key: str) -> int | None:
+    found = YEAR_IN_KEY.search(key)
+    return int(found.group()) if found else None
+
+
+def _volume_key(key: str) -> list[tuple[str, int, int, str]]:
+    """[(reporter, year, volume, page)] of an SCC, SCALE or SCR citation key with a volume
+    (not a supplementary one), for `panel.volume_ranges`."""
+    found = VOLUME_KEY.match(key)
+    if found:
+        return [(found["reporter"], int(found["year"]), int(found["vol"]), found["page"])]
+    scr = SCR_KEY.match(key)
+    if scr and scr["vol"] and not scr["supp"]:
+        return [("SCR", int(scr["year"]), int(scr["vol"]), scr["page"])]
+    return []
+
+
+MENTION_COLUMNS = ["mention_type", "doc_id", "citation_key", "case_name", "reporter"]
+
+
+def printed_citations(path) -> list[dict]:
+    """The case citations of the citation_mentions table (none when it is not built)."""
+    if not path.exists():
+        return []
+    table = pq.read_table(path, columns=MENTION_COLUMNS,
+                          filters=[("mention_type", "=", "case")])
+    columns = {name: table.column(name).to_pylist() for name in MENTION_COLUMNS[1:]}
+    return [dict(zip(columns, row, strict=True)) for row in zip(*columns.values(), strict=True)]
 
 
 def load_case_verifier(settings, llm: LlmEndpoint | None = None

@@ -114,11 +114,54 @@ def neutral_ranges(numbers: Iterable[tuple[int, int]],
 
 
 @dataclass(frozen=True)
+class VolumeRange:
+    """How many volumes a reporter printed in a year, as the citations we hold show it."""
+
+    max_volume: int
+    citations: int  # distinct citations of that year and reporter it was read from
+
+
+# A year's volume count is trusted when it rests on this many citations per volume: were
+# there one more volume, 15 citations a volume (60 for SCC's four) would all miss it with odds
+# of (4/5)^60, about one in a million, if citations spread evenly over a year's volumes.
+VOLUME_EVIDENCE = 15
+# A volume counts when this share of the year's citations, and two at least, name it.
+VOLUME_SHARE = 0.02
+
+
+def volume_ranges(keys: Iterable[tuple[str, int, int, str]]) -> dict[tuple[str, int], VolumeRange]:
+    """Per (reporter, year) the highest volume, from distinct (reporter, year, volume, page)
+    citations, where the year has enough of them (VOLUME_EVIDENCE) to tell.
+
+    A volume that one or two citations name is a typo in the text that printed it (the corpus
+    has one "(1974) 11 SCC" among 200 citations of 1974, whose SCC had four volumes, and
+    two "(1990) 7 SCC" among 220), so a volume counts only when VOLUME_SHARE of the year's
+    distinct citations, and two at least, name it.
+    """
+    pages: dict[tuple[str, int], dict[int, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for reporter, year, volume, page in keys:
+        pages[(reporter, year)][volume].add(page)
+    out: dict[tuple[str, int], VolumeRange] = {}
+    for key, volumes in pages.items():
+        total = sum(len(seen) for seen in volumes.values())
+        named = [v for v, seen in volumes.items()
+                 if len(seen) >= max(2, VOLUME_SHARE * total)]
+        if named and total >= VOLUME_EVIDENCE * max(named):
+            out[key] = VolumeRange(max(named), total)
+    return out
+
+
+@dataclass(frozen=True)
 class Finding:
     """What the tables we hold say about a citation: the legal-knowledge validator's input.
 
     status: "found" | "name_mismatch" | "ambiguous" | "not_found_where_held" (our source for
-    this citation is complete, and it is not there) | "not_held" (we hold no complete source).
+    this citation is complete, and it is not there) | "not_held" (we hold no complete source)
+    | "wrong_citation" (the party names written are a case we hold, whose own citation in this
+    reporter is another) | "names_not_found" (no case we hold, of the years the reporter
+    year allows and where our sources are complete, has the party names written) |
+    "names_found" (the party names are a case we hold, whose citation in this reporter we do
+    not hold: the case exists, its volume and page are unchecked).
     """
 
     status: str
@@ -198,8 +241,13 @@ def _series(cite: CaseCitation) -> tuple[str, Series] | None:
 
 
 def authority(cite: CaseCitation, now_year: int,
-              neutral: dict[int, NeutralRange] | None = None) -> Evaluation:
-    """Could this reporter have printed this volume and page in this year?"""
+              neutral: dict[int, NeutralRange] | None = None,
+              volumes: dict[tuple[str, int], VolumeRange] | None = None) -> Evaluation:
+    """Could this reporter have printed this volume and page in this year?
+
+    `volumes` (from `volume_ranges`) holds how many volumes a reporter printed in a year where
+    the citations we hold are enough to tell: SCC printed four a year until 1993, so
+    "(1975) 6 SCC 198" names a volume that never existed."""
     year = cite.year
     if year is None or cite.page is None:
         return Evaluation(AUTHORITY, UNCERTAIN, "reporter_edge_case", "no year or page written")
@@ -228,6 +276,12 @@ def authority(cite: CaseCitation, now_year: int,
         if volume == 0 or volume > series.vol_max:
             return Evaluation(AUTHORITY, INVALID, "volume_impossible",
                               f"{name} has no volume {volume} in a year")
+        seen = (volumes or {}).get((name, year)) if not cite.supplementary else None
+        if seen is not None and volume > seen.max_volume:
+            return Evaluation(AUTHORITY, INVALID, "volume_impossible",
+                              f"{name} printed {seen.max_volume} volumes in {year} (read from "
+                              f"the {seen.citations} citations of {year} we hold), no volume "
+                              f"{volume}")
         if volume > series.vol_ok:
             return Evaluation(AUTHORITY, UNCERTAIN, "unusual_volume_page",
                               f"volume {volume} is beyond the usual {series.vol_ok} of {name}")
@@ -331,8 +385,12 @@ def knowledge(finding: Finding) -> Evaluation:
     """What the registry and corpus headers say: the deterministic 'legal knowledge'."""
     if finding.status == "found":
         return Evaluation(KNOWLEDGE, VALID, None, finding.detail)
-    if finding.status == "name_mismatch":
+    if finding.status in ("name_mismatch", "wrong_citation"):
         return Evaluation(KNOWLEDGE, INVALID, "implausible_combination", finding.detail)
+    if finding.status == "names_not_found":
+        return Evaluation(KNOWLEDGE, INVALID, "unknown_authority", finding.detail)
+    if finding.status == "names_found":
+        return Evaluation(KNOWLEDGE, VALID, None, finding.detail)
     if finding.status == "ambiguous":
         return Evaluation(KNOWLEDGE, UNCERTAIN, "edge_case_authority", finding.detail)
     if finding.status == "not_found_where_held":
@@ -389,7 +447,8 @@ def consensus(evaluations: list[Evaluation]) -> Consensus:
 
 def run_panel(cite: CaseCitation, finding: Finding,
               neutral: dict[int, NeutralRange] | None = None, now_year: int | None = None,
-              timestamp: str | None = None, llm: LlmEndpoint | None = None) -> PanelResult:
+              timestamp: str | None = None, llm: LlmEndpoint | None = None,
+              volumes: dict[tuple[str, int], VolumeRange] | None = None) -> PanelResult:
     """All five validators on one citation, and their consensus.
 
     With `llm`, the LLM-backed validators judge instead of the rules, on the same inputs; a
@@ -399,7 +458,7 @@ def run_panel(cite: CaseCitation, finding: Finding,
     year = now_year if now_year is not None else now.year
     if llm is None:
         evaluations = [
-            authority(cite, year, neutral),
+            authority(cite, year, neutral, volumes),
             ecology(cite),
             temporal(cite, year, finding.decision_year),
             knowledge(finding),
