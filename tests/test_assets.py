@@ -128,7 +128,8 @@ def test_definitions_load_with_every_job_schedule_and_sensor():
     tags = nightly.evaluate_tick(dg.build_schedule_context()).run_requests[0].tags
     assert tags.items() >= {"dagster/asset_partition_range_start": config_names()[0],
                             "dagster/asset_partition_range_end": config_names()[-1]}.items()
-    assert len(dg.load_asset_checks_from_modules([statutes, judgments, evaluation])) == 12
+    # 12 on the tables, and the evaluation's regression check
+    assert len(dg.load_asset_checks_from_modules([statutes, judgments, evaluation])) == 13
     ingest = defs.resolve_job_def("ingest_job")
     assert {k.to_user_string() for k in ingest.asset_layer.executable_asset_keys} >= {
         "sections", "judgments", "domain_tags"}
