@@ -125,13 +125,20 @@ def write_baseline(metrics: pd.DataFrame, path: Path = BASELINES,
               "scores": {name: round(float(row[name]), 4) for name in metric_names
                          if name in row and not pd.isna(row[name])}}
              for _, row in overall.iterrows()]
+    previous = {tuple(entry[k] for k in KEY): entry for entry in existing.get("expected") or []}
+    for entry in fresh:  # a tolerance set by hand for an entry survives its rewrite
+        overrides = previous.get(tuple(entry[k] for k in KEY), {}).get("tolerance")
+        if overrides:
+            entry["tolerance"] = overrides
     replaced = {tuple(entry[k] for k in KEY) for entry in fresh}
-    kept = [entry for entry in existing.get("expected") or []
-            if tuple(entry[k] for k in KEY) not in replaced]
+    kept = [entry for key, entry in previous.items() if key not in replaced]
     entries = sorted(kept + fresh, key=lambda e: (e["embedder"], e["queryset"], e["config"]))
-    header = ("# Expected scores on the real corpus (nyaya baseline --write after a run).\n"
-              "# A metric more than `tolerance` below its expectation fails the\n"
-              "# `no_metric_regressed` check; entries are per embedder and corpus fingerprint.\n")
+    comments = [line for line in (path.read_text(encoding="utf-8").splitlines(keepends=True)
+                                  if path.exists() else []) if line.startswith("#")]
+    header = "".join(comments) or (
+        "# Expected scores on the real corpus (nyaya baseline after a run).\n"
+        "# A metric more than `tolerance` below its expectation fails the\n"
+        "# `no_metric_regressed` check; entries are per embedder and corpus fingerprint.\n")
     body = yaml.safe_dump({"tolerance": existing.get("tolerance", tolerance),
                            "expected": entries}, sort_keys=False, width=100)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -79,6 +79,16 @@ def test_another_corpus_is_not_comparable(baseline_file):
     assert set(deltas["status"]) == {NOT_COMPARABLE}
 
 
+def test_a_hand_set_tolerance_survives_a_rewrite(baseline_file):
+    text = baseline_file.read_text().replace(
+        "  scores:\n    ndcg@10: 0.5", "  tolerance: {ndcg@10: 0.05}\n  scores:\n    ndcg@10: 0.5")
+    baseline_file.write_text(text)
+    write_baseline(metrics_of([("a", "emb", 0.46), ("b", "emb", 0.3)]), baseline_file,
+                   metric_names=("ndcg@10",))
+    tolerances = load_baseline(baseline_file).set_index("config")["tolerance"]
+    assert tolerances["a"] == 0.05 and tolerances["b"] == 0.02
+
+
 def test_write_replaces_same_key_keeps_the_rest_and_rounds(baseline_file):
     write_baseline(metrics_of([("a", "emb2", 0.123456), ("b", "emb", 0.25)]), baseline_file,
                    metric_names=("ndcg@10", "map"))
