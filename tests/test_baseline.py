@@ -27,11 +27,12 @@ from pipelines.resources import NyayaSettings
 CORPUS = "corpus-fp-1"
 
 
-def metrics_of(rows: list[tuple[str, str, float]], corpus: str = CORPUS) -> pd.DataFrame:
-    """`all` rows of (config, embedder, ndcg@10) on one query set."""
+def metrics_of(rows: list[tuple[str, str, float]], corpus: str = CORPUS,
+               queries: int = 1000) -> pd.DataFrame:
+    """`all` rows of (config, embedder, ndcg@10) on one query set of `queries` judged ones."""
     return pd.DataFrame([{"config": c, "queryset": "qs", "group_kind": "all", "group": "all",
-                          "embedder": e, "ndcg@10": v, "map": v / 2, "corpus_fingerprint": corpus}
-                         for c, e, v in rows])
+                          "queries": queries, "embedder": e, "ndcg@10": v, "map": v / 2,
+                          "corpus_fingerprint": corpus} for c, e, v in rows])
 
 
 @pytest.fixture
@@ -71,6 +72,19 @@ def test_delta_and_tolerance_are_reported(baseline_file):
     assert deltas.at["a", "delta"] == pytest.approx(-0.03)
     assert deltas.at["a", "tolerance"] == pytest.approx(0.02)
     assert deltas.at["a", "expected"] == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(("queries", "tolerance", "status"), [
+    (1000, 0.02, REGRESSED),  # the file's tolerance
+    (50, 2 / 50, OK),  # two queries' worth on a small set: -0.03 is within it
+    (20, 2 / 20, OK),
+])
+def test_small_sets_get_two_queries_worth_of_tolerance(baseline_file, queries, tolerance,
+                                                       status):
+    deltas = check_regression(metrics_of([("a", "emb", 0.47), ("b", "emb", 0.3)],
+                                         queries=queries), load_baseline(baseline_file))
+    row = deltas.set_index("config").loc["a"]
+    assert (row["tolerance"], row["status"]) == (pytest.approx(tolerance), status)
 
 
 def test_another_corpus_is_not_comparable(baseline_file):
