@@ -10,7 +10,7 @@ export NUMBA_CACHE_DIR := $(CURDIR)/data/numba_cache
 export HF_HUB_OFFLINE := 1
 export HF_DATASETS_OFFLINE := 1
 
-.PHONY: setup run test lint bench bench-embedders dev clean lookup
+.PHONY: setup run test lint bench bench-all bench-quick bench-embedders dev clean lookup
 
 setup: $(STAMP)
 
@@ -39,6 +39,14 @@ bench: setup  ## speed benchmarks that print figures
 	$(BIN)/python benchmarks/bench_retrieval.py
 	$(BIN)/python benchmarks/bench_citations.py
 	$(BIN)/python benchmarks/bench_evaluation.py
+	$(BIN)/python benchmarks/bench_bm25.py
+	$(BIN)/python benchmarks/bench_metrics.py
+
+bench-all: setup  ## every benchmark in one table + data/reports/benchmarks/<date>.csv (about 25 min, estimated)
+	$(BIN)/python benchmarks/run_all.py
+
+bench-quick: setup  ## the same with small samples (about 3 min)
+	$(BIN)/python benchmarks/run_all.py --quick
 
 bench-embedders: setup  ## speed and retrieval quality per embedder (about an hour with fp32 MiniLM)
 	$(BIN)/python benchmarks/bench_embedders.py

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import dataclass
 
 import pandas as pd
 
@@ -19,6 +20,34 @@ from nyaya.verify.cases import load_case_verifier
 from nyaya.verify.statutes import StatuteChecker
 
 
+@dataclass(frozen=True)
+class CitationFigures:
+    items: pd.DataFrame  # the labelled items (build_items)
+    verdicts: pd.DataFrame  # one row per item (verify_items), with citations and seconds
+    build_s: float
+    load_s: float
+
+    @property
+    def citations(self) -> int:
+        return int(self.verdicts["citations"].sum())
+
+    @property
+    def verify_s(self) -> float:
+        return float(self.verdicts["seconds"].sum())
+
+
+def measure(settings: Settings, seed: int = 0, per_class: int = 70) -> CitationFigures:
+    """Build the labelled items, load the verifier tables, verify every item (each timed)."""
+    started = time.perf_counter()
+    items = build_items(settings.warehouse, seed, per_class)
+    built = time.perf_counter() - started
+    started = time.perf_counter()
+    checker = StatuteChecker.from_settings(settings)
+    cases = load_case_verifier(settings)
+    loaded = time.perf_counter() - started
+    return CitationFigures(items, verify_items(items, checker, cases), built, loaded)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
@@ -26,24 +55,18 @@ def main() -> None:
     parser.add_argument("--misses", type=int, default=5, help="wrong verdicts shown per class")
     args = parser.parse_args()
     settings = Settings.from_env()
-    started = time.perf_counter()
-    items = build_items(settings.warehouse, args.seed, args.per_class)
-    built = time.perf_counter() - started
-    started = time.perf_counter()
-    checker = StatuteChecker.from_settings(settings)
-    cases = load_case_verifier(settings)
-    loaded = time.perf_counter() - started
-    verdicts = verify_items(items, checker, cases)
+    result = measure(settings, args.seed, args.per_class)
+    items, verdicts = result.items, result.verdicts
     table = score(items, verdicts)
     pd.set_option("display.width", 200)
     pd.set_option("display.max_colwidth", 160)
     pd.set_option("display.max_rows", 200)
     print(f"warehouse: {settings.warehouse}; seed {args.seed}; {len(items)} items "
-          f"built in {built:.1f} s; verifier tables loaded in {loaded:.1f} s\n")
+          f"built in {result.build_s:.1f} s; verifier tables loaded in {result.load_s:.1f} s\n")
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     print()
     print(by_subclass(items, verdicts).to_string(index=False))
-    citations, seconds = verdicts["citations"].sum(), verdicts["seconds"].sum()
+    citations, seconds = result.citations, result.verify_s
     print(f"\nthroughput: {citations} citations in {len(items)} items verified in "
           f"{seconds:.2f} s = {citations / seconds:,.0f} citations/s "
           f"({seconds / len(items) * 1000:.2f} ms per item)")

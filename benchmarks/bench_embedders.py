@@ -32,7 +32,7 @@ from evals.report import markdown_table
 from evals.runner import statute_documents
 from evals.runs import rank_frame
 from nyaya.index.cache import EmbeddingCache, embed_with_cache
-from nyaya.index.embedders import load_embedder
+from nyaya.index.embedders import Embedder, load_embedder
 from nyaya.retrieval.bm25 import BM25Retriever
 from nyaya.retrieval.dense import pool_by_document, top_k
 from nyaya.settings import Settings
@@ -44,6 +44,8 @@ HEADLINE = {"nyaya-statutes": "ndcg@10", "aila2019-statutes": "map", "aila2019-p
             "irled2017-precedents": "map"}
 METRICS = ("ndcg@10", "map")
 DEPTH = 100
+DEFAULT_EMBEDDERS = ("minilm-static", "minilm-int8", "minilm")
+REFERENCE_EMBEDDER = "minilm"  # fp32, what the other two are made from
 
 
 def score(queryset: QuerySet, hits: dict[str, list]) -> dict[str, float]:
@@ -112,7 +114,7 @@ def dense_scores(cache: EmbeddingCache, sets: dict, poolings: tuple[str, ...],
     return row
 
 
-def speed(embedder, texts: list[str], bucketed: bool) -> float:
+def speed(embedder: Embedder, texts: list[str], bucketed: bool) -> float:
     started = time.perf_counter()
     if bucketed:
         embedder.encode(texts)
@@ -123,25 +125,37 @@ def speed(embedder, texts: list[str], bucketed: bool) -> float:
     return len(texts) / (time.perf_counter() - started)
 
 
+def speed_sample(settings: Settings, size: int) -> list[str]:
+    """A fixed random sample of real judgment chunks, the same for every embedder."""
+    chunk_texts = read_table(settings.warehouse / "judgment_chunks.parquet")["text"].tolist()
+    return random.Random(7).sample(chunk_texts, size)
+
+
+def speed_row(settings: Settings, name: str, sample: list[str]) -> tuple[dict, Embedder]:
+    """Load one embedder (timed) and time it on the sample; the transformers also unbucketed
+    (the static tier has no batches to sort)."""
+    started = time.perf_counter()
+    embedder = load_embedder(name, settings.data_dir / "models")
+    loaded = time.perf_counter() - started
+    row = {"embedder": name, "dim": embedder.dim, "load_s": round(loaded, 1),
+           "texts/s bucketed": round(speed(embedder, sample, True), 1)}
+    if name != "minilm-static":
+        row["texts/s unbucketed"] = round(speed(embedder, sample, False), 1)
+    return row, embedder
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--embedders", default="minilm-static,minilm-int8,minilm")
+    parser.add_argument("--embedders", default=",".join(DEFAULT_EMBEDDERS))
     parser.add_argument("--sample", type=int, default=512, help="chunks timed per embedder")
     parser.add_argument("--static-poolings", default="first,max,mean")
     args = parser.parse_args()
     settings = Settings.from_env()
     sets = load_sets(settings)
-    chunk_texts = read_table(settings.warehouse / "judgment_chunks.parquet")["text"].tolist()
-    sample = random.Random(7).sample(chunk_texts, args.sample)
+    sample = speed_sample(settings, args.sample)
     rows = [{"embedder": "bm25 (reference)", **bm25_row(sets)}]
     for name in args.embedders.split(","):
-        started = time.perf_counter()
-        embedder = load_embedder(name, settings.data_dir / "models")
-        loaded = time.perf_counter() - started
-        row = {"embedder": name, "dim": embedder.dim, "load_s": round(loaded, 1),
-               "texts/s bucketed": round(speed(embedder, sample, True), 1)}
-        if name != "minilm-static":
-            row["texts/s unbucketed"] = round(speed(embedder, sample, False), 1)
+        row, embedder = speed_row(settings, name, sample)
         poolings = tuple(args.static_poolings.split(",")) if name == "minilm-static" else ("first",)
         cache = EmbeddingCache(settings.data_dir / "embeddings", embedder)
         row.update(dense_scores(cache, sets, poolings, log=lambda m: print("  ", m, flush=True)))

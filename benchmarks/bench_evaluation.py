@@ -1,14 +1,14 @@
 """Evaluation time: 12 configs over every query set they run on, warm, against the 2-minute
 target of issue 7; the cold-start costs (resource and model loading, ranx's numba JIT) apart.
 
-    .venv/bin/python benchmarks/bench_evaluation.py [--configs a,b,...]
+    .venv/bin/python benchmarks/bench_evaluation.py [--configs a,b,...] [--queries N]
 
 Needs `make run` first. Warm means: resources loaded and ranx compiled once; the figure is the
 wall time of searching every query of every set and computing every metric of the report
 (overall, per query type, domain and split). The 12 default configs span the three sides and
 every kind of retriever and fusion; kg-citerag is left out of the default list because its
 graph expansion over IRLeD's 200 whole-judgment queries alone takes about 100 s (run it with
---configs to see).
+--configs to see). `--queries N` keeps each query set's first N queries, for quick runs.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from dataclasses import dataclass
 
 import pandas as pd
 
@@ -23,6 +24,7 @@ from assets.evaluation import SIDES, group_tags
 from evals.configs import load_config
 from evals.corpus_sets import CANDIDATE_SOURCES, load_any_queryset
 from evals.metrics import DEFAULT_METRICS, STATUTE_METRICS, evaluate_groups
+from evals.querysets import QuerySet
 from evals.runner import run_queryset
 from nyaya.index.store import open_store
 from nyaya.settings import Settings
@@ -34,13 +36,34 @@ TWELVE = ("bm25-sections", "dense-qdrant", "sparse-qdrant", "rrf-dense-sparse", 
 TARGET_SECONDS = 120
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--configs", default=",".join(TWELVE))
-    args = parser.parse_args()
-    names = args.configs.split(",")
-    settings = Settings.from_env()
-    print(f"NUMBA_CACHE_DIR={os.environ.get('NUMBA_CACHE_DIR', '(unset: cold JIT every run)')}")
+@dataclass(frozen=True)
+class EvaluationFigures:
+    configs: int
+    rows: list[dict]  # per (config, query set): queries, search_s, metrics_s, median_ms
+    cold: dict[str, float]  # what is paid once per process -> seconds
+    warm_s: float
+
+    @property
+    def queries(self) -> int:
+        return sum(row["queries"] for row in self.rows)
+
+
+def first_queries(queryset: QuerySet, count: int | None) -> QuerySet:
+    """The set cut to its first `count` queries and their qrels (all of it for None)."""
+    if count is None:
+        return queryset
+    queries = queryset.queries.head(count)
+    kept = set(queries["qid"])
+    return QuerySet(queryset.name, queries,
+                    {qid: grades for qid, grades in queryset.qrels.items() if qid in kept})
+
+
+def measure(settings: Settings, names: list[str], queries: int | None = None
+            ) -> EvaluationFigures:
+    """Search every query set of each config (each set's first `queries` when given) and
+    compute every metric of the report, warm; the cold-start costs (first ranx call, each
+    side's resources) timed apart. Meaningful only in a fresh process: a warm one has no cold
+    start left to time."""
     judgments = read_table(settings.table_path("judgments"))
     cold, rows = {}, []
 
@@ -64,7 +87,8 @@ def main() -> None:
                 params = load_config(name).params
                 search = searcher(name, params, resources)
                 for queryset_name in params["querysets"]:
-                    queryset = load_any_queryset(queryset_name, settings.corpus_root, judgments)
+                    queryset = first_queries(load_any_queryset(
+                        queryset_name, settings.corpus_root, judgments), queries)
                     started = time.perf_counter()
                     timed = run_queryset(search, queryset, int(params["top_k"]),
                                          CANDIDATE_SOURCES.get(queryset_name))
@@ -79,14 +103,25 @@ def main() -> None:
                                  "median_ms": round(timed.median_ms, 2)})
     finally:
         store.close()
+    return EvaluationFigures(len(names), rows, cold, warm_total)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--configs", default=",".join(TWELVE))
+    parser.add_argument("--queries", type=int, default=None,
+                        help="first N queries of each set only (default: all)")
+    args = parser.parse_args()
+    print(f"NUMBA_CACHE_DIR={os.environ.get('NUMBA_CACHE_DIR', '(unset: cold JIT every run)')}")
+    result = measure(Settings.from_env(), args.configs.split(","), args.queries)
     pd.set_option("display.width", 160)
-    print(pd.DataFrame(rows).to_string(index=False))
+    print(pd.DataFrame(result.rows).to_string(index=False))
     print("\ncold start (paid once per process, not in the warm figure):")
-    for what, seconds in cold.items():
+    for what, seconds in result.cold.items():
         print(f"  {what}: {seconds:.1f} s")
-    runs = len(rows)
-    print(f"\nwarm: {len(names)} configs, {runs} (config, query set) runs, "
-          f"{sum(r['queries'] for r in rows)} queries: {warm_total:.1f} s "
+    warm_total = result.warm_s
+    print(f"\nwarm: {result.configs} configs, {len(result.rows)} (config, query set) runs, "
+          f"{result.queries} queries: {warm_total:.1f} s "
           f"(target {TARGET_SECONDS} s: {'met' if warm_total <= TARGET_SECONDS else 'MISSED'})")
 
 

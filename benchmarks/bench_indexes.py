@@ -1,6 +1,7 @@
 """Index builds and query latency, peers side by side on the same vectors.
 
     .venv/bin/python benchmarks/bench_indexes.py [--queries 200] [--local-subset 10000]
+                                                 [--documents N]
 
 Needs `make run` first (document tables, vectors and the Qdrant Edge collections under data/).
 For legal_sections and sc_judgments it prints, per engine: build seconds, median and p95
@@ -10,6 +11,9 @@ numpy's. Qdrant Edge is also rebuilt from scratch into a temporary folder to tim
 load. qdrant-client's local mode is measured on a subset only (it is far too slow for the
 whole corpus), beside numpy on the same subset. Peak RSS is printed for this build process
 and for a separate query-only process that opens the store and answers queries.
+`--documents N` keeps only each collection's first N documents, for quick runs: every engine
+is then built on those and Qdrant Edge is queried in the shard just bulk-loaded, not the
+pipeline's.
 """
 
 from __future__ import annotations
@@ -17,16 +21,16 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import resource
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from benchlib import latencies, peak_rss_mib
 
 from evals.querysets import load_queryset
 from nyaya.index import faiss_index
@@ -34,22 +38,13 @@ from nyaya.index.build import load_vectors, sync_collection
 from nyaya.index.collections import LEGAL_SECTIONS, SC_JUDGMENTS, CollectionDef
 from nyaya.index.embedders import Embedder, load_embedder
 from nyaya.index.sparse import query_vector
-from nyaya.index.store import EdgeStore, ServerStore, open_store
+from nyaya.index.store import EdgeStore, ServerStore, VectorStore, open_store
 from nyaya.settings import Settings
 from nyaya.tables import read_table
 
 K = 10
-
-
-def peak_rss_mib() -> float:
-    """This process's peak resident memory. Linux's VmHWM where it exists: ru_maxrss survives
-    exec, so a child started from a large parent would report the parent's peak."""
-    status = Path("/proc/self/status")
-    if status.exists():
-        for line in status.read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+#: the Edge rows that answer another question than numpy's exact dense top k
+EDGE_SPARSE, EDGE_HYBRID = "qdrant-edge sparse (BM25)", "qdrant-edge hybrid (RRF)"
 
 
 def query_texts(settings: Settings, count: int) -> list[str]:
@@ -60,22 +55,15 @@ def query_texts(settings: Settings, count: int) -> list[str]:
     return texts[:count]
 
 
-def latencies(run: Callable[[int], object], count: int) -> np.ndarray:
-    times = []
-    for i in range(count):
-        started = time.perf_counter()
-        run(i)
-        times.append((time.perf_counter() - started) * 1000)
-    return np.array(times)
+#: the precision each column is printed with
+ROUNDING = {"build_s": 1, "median_ms": 3, "p95_ms": 3, "recall@10": 4}
 
 
 def row(engine: str, collection: str, build_s: float | None, times: np.ndarray,
         recall: float | None) -> dict:
-    return {"collection": collection, "engine": engine,
-            "build_s": None if build_s is None else round(build_s, 1),
-            "median_ms": round(float(np.median(times)), 3),
-            "p95_ms": round(float(np.percentile(times, 95)), 3),
-            "recall@10": None if recall is None else round(recall, 4)}
+    return {"collection": collection, "engine": engine, "build_s": build_s,
+            "median_ms": float(np.median(times)), "p95_ms": float(np.percentile(times, 95)),
+            "recall@10": recall}
 
 
 def exact_top(vectors: np.ndarray, queries: np.ndarray) -> np.ndarray:
@@ -83,10 +71,13 @@ def exact_top(vectors: np.ndarray, queries: np.ndarray) -> np.ndarray:
 
 
 def bench_collection(settings: Settings, definition: CollectionDef, queries: np.ndarray,
-                     sparse: list, local_subset: int) -> list[dict]:
+                     sparse: list, local_subset: int, limit: int | None = None) -> list[dict]:
     name = definition.name
     documents = read_table(settings.warehouse / f"{name}_documents.parquet")
     vectors = load_vectors(settings.vectors_dir, name, documents)
+    if limit is not None:
+        documents, vectors = documents.iloc[:limit], vectors[:limit]
+        name = f"{name}[:{len(documents)}]"
     n = len(queries)
     exact = exact_top(vectors, queries)
     numpy_times = latencies(lambda i: np.argpartition(-(vectors @ queries[i]), K)[:K], n)
@@ -99,37 +90,64 @@ def bench_collection(settings: Settings, definition: CollectionDef, queries: np.
         _, approx = index.search(queries, K)
         rows.append(row(f"faiss {kind}", name, built, times,
                         faiss_index.recall_at_k(exact, approx)))
-    store = open_store(settings.qdrant_path, settings.qdrant_url, settings.qdrant_api_key)
-    try:
-        id_row = {int(pid): i for i, pid in enumerate(documents["point_id"])}
-        found = [[id_row[h.id] for h in store.search_dense(name, queries[i], K)] for i in range(n)]
-        rows.append(row("qdrant-edge dense", name, None,
-                        latencies(lambda i: store.search_dense(name, queries[i], K), n),
-                        faiss_index.recall_at_k(exact, np.array(found))))
-        rows.append(row("qdrant-edge sparse (BM25)", name, None,
-                        latencies(lambda i: store.search_sparse(name, *sparse[i], K), n), None))
-        rows.append(row("qdrant-edge hybrid (RRF)", name, None,
-                        latencies(lambda i: store.hybrid(name, queries[i], sparse[i], K), n),
-                        None))
-    finally:
-        store.close()
-    rows.append(edge_bulk_load(definition, documents, vectors))
+    if limit is None:  # the pipeline's store, then a bulk load timed on its own
+        store = open_store(settings.qdrant_path, settings.qdrant_url, settings.qdrant_api_key)
+        try:
+            rows.extend(edge_query_rows(store, definition.name, name, documents, queries,
+                                        sparse, exact))
+        finally:
+            store.close()
+        with tempfile.TemporaryDirectory() as folder:
+            store, built = bulk_load(Path(folder), definition, documents, vectors)
+            store.close()
+        rows.append(bulk_load_row(name, built))
+    else:  # the subset exists only in the shard just loaded
+        with tempfile.TemporaryDirectory() as folder:
+            store, built = bulk_load(Path(folder), definition, documents, vectors)
+            try:
+                rows.append(bulk_load_row(name, built))
+                rows.extend(edge_query_rows(store, definition.name, name, documents, queries,
+                                            sparse, exact))
+            finally:
+                store.close()
     rows.extend(local_mode(definition, documents, vectors, queries, local_subset))
     return rows
 
 
-def edge_bulk_load(definition: CollectionDef, documents: pd.DataFrame,
-                   vectors: np.ndarray) -> dict:
-    with tempfile.TemporaryDirectory() as folder:
-        store = EdgeStore(Path(folder))
-        try:
-            started = time.perf_counter()
-            sync_collection(store, definition, documents, vectors, "bench")
-            built = time.perf_counter() - started
-        finally:
-            store.close()
-    return {"collection": definition.name, "engine": "qdrant-edge bulk load + optimize",
-            "build_s": round(built, 1)}
+def edge_query_rows(store: VectorStore, collection: str, label: str, documents: pd.DataFrame,
+                    queries: np.ndarray, sparse: list, exact: np.ndarray) -> list[dict]:
+    """Dense (with recall against exact search), sparse and hybrid latency in one store."""
+    n = len(queries)
+    id_row = {int(pid): i for i, pid in enumerate(documents["point_id"])}
+    found = [[id_row[h.id] for h in store.search_dense(collection, queries[i], K)]
+             for i in range(n)]
+    return [row("qdrant-edge dense", label, None,
+                latencies(lambda i: store.search_dense(collection, queries[i], K), n),
+                faiss_index.recall_at_k(exact, np.array(found))),
+            row(EDGE_SPARSE, label, None,
+                latencies(lambda i: store.search_sparse(collection, *sparse[i], K), n), None),
+            row(EDGE_HYBRID, label, None,
+                latencies(lambda i: store.hybrid(collection, queries[i], sparse[i], K), n),
+                None)]
+
+
+def bulk_load(folder: Path, definition: CollectionDef, documents: pd.DataFrame,
+              vectors: np.ndarray) -> tuple[EdgeStore, float]:
+    """A fresh Edge shard in `folder` holding the documents, open, and the seconds its load
+    and optimize took."""
+    store = EdgeStore(folder)
+    try:
+        started = time.perf_counter()
+        sync_collection(store, definition, documents, vectors, "bench")
+        return store, time.perf_counter() - started
+    except BaseException:
+        store.close()
+        raise
+
+
+def bulk_load_row(label: str, seconds: float) -> dict:
+    return {"collection": label, "engine": "qdrant-edge bulk load + optimize",
+            "build_s": seconds}
 
 
 def local_mode(definition: CollectionDef, documents: pd.DataFrame, vectors: np.ndarray,
@@ -181,10 +199,61 @@ def query_process(settings: Settings, texts: list[str]) -> dict:
             "peak_rss_mib": round(peak_rss_mib(), 1)}
 
 
+@dataclass(frozen=True)
+class QueryEmbedding:
+    collection: str
+    embedder: str
+    dims: int
+    ms_per_query: float
+
+
+@dataclass(frozen=True)
+class IndexFigures:
+    queries: int
+    embedding: list[QueryEmbedding]
+    rows: list[dict]  # one per (collection, engine): build_s, median_ms, p95_ms, recall@10
+    build_rss_mib: float
+
+
+def measure(settings: Settings, texts: list[str], local_subset: int,
+            limit: int | None = None) -> IndexFigures:
+    """Every engine on both collections (the first `limit` documents of each when given)."""
+    sparse = [query_vector(text) for text in texts]
+    rows, embedding = [], []
+    for definition in (LEGAL_SECTIONS, SC_JUDGMENTS):
+        embedder = embedder_for(settings, definition.name)
+        started = time.perf_counter()
+        queries = np.stack([embedder.encode([text])[0] for text in texts])
+        embed_ms = (time.perf_counter() - started) * 1000 / len(texts)
+        embedding.append(QueryEmbedding(definition.name, embedder.name, embedder.dim, embed_ms))
+        rows.extend(bench_collection(settings, definition, queries, sparse, local_subset, limit))
+    return IndexFigures(len(texts), embedding, rows, peak_rss_mib())
+
+
+def results_table(rows: list[dict]) -> pd.DataFrame:
+    """The rows, rounded for print, with each median over numpy's on the same collection
+    (x_numpy)."""
+    table = pd.DataFrame(rows).round(ROUNDING)
+    for _collection, group in table.groupby("collection", sort=False):
+        base = group.loc[group["engine"] == "numpy exact", "median_ms"]
+        if len(base):
+            table.loc[group.index, "x_numpy"] = (group["median_ms"] / base.iloc[0]).round(3)
+    return table
+
+
+def run_query_process(texts: list[str]) -> dict:
+    """query_process in a child of its own, so its peak RSS is its own."""
+    child = subprocess.run([sys.executable, __file__, "--query-process"], input=json.dumps(texts),
+                           capture_output=True, text=True, check=True)
+    return json.loads(child.stdout.strip().splitlines()[-1])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--local-subset", type=int, default=10000)
+    parser.add_argument("--documents", type=int, default=None,
+                        help="first N documents of each collection only (default: all)")
     parser.add_argument("--query-process", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     settings = Settings.from_env()
@@ -193,28 +262,13 @@ def main() -> None:
         print(json.dumps(query_process(settings, texts)))
         return
     texts = query_texts(settings, args.queries)
-    sparse = [query_vector(text) for text in texts]
-    rows, embedding = [], []
-    for definition in (LEGAL_SECTIONS, SC_JUDGMENTS):
-        embedder = embedder_for(settings, definition.name)
-        started = time.perf_counter()
-        queries = np.stack([embedder.encode([text])[0] for text in texts])
-        embed_ms = (time.perf_counter() - started) * 1000 / len(texts)
-        embedding.append(f"{definition.name}: {embedder.name} ({embedder.dim} dims), "
-                         f"{embed_ms:.2f} ms per query to embed")
-        rows.extend(bench_collection(settings, definition, queries, sparse, args.local_subset))
-    build_rss = peak_rss_mib()
-    table = pd.DataFrame(rows)
-    for _collection, group in table.groupby("collection", sort=False):
-        base = group.loc[group["engine"] == "numpy exact", "median_ms"]
-        if len(base):
-            table.loc[group.index, "x_numpy"] = (group["median_ms"] / base.iloc[0]).round(3)
-    print("; ".join(embedding) + f"; {len(texts)} queries, k={K}")
-    print(table.to_string(index=False))
-    print(f"peak RSS of this build process: {build_rss:.0f} MiB")
-    child = subprocess.run([sys.executable, __file__, "--query-process"], input=json.dumps(texts),
-                           capture_output=True, text=True, check=True)
-    print("query-only process:", child.stdout.strip().splitlines()[-1])
+    result = measure(settings, texts, args.local_subset, args.documents)
+    print("; ".join(f"{e.collection}: {e.embedder} ({e.dims} dims), "
+                    f"{e.ms_per_query:.2f} ms per query to embed" for e in result.embedding)
+          + f"; {result.queries} queries, k={K}")
+    print(results_table(result.rows).to_string(index=False))
+    print(f"peak RSS of this build process: {result.build_rss_mib:.0f} MiB")
+    print("query-only process:", json.dumps(run_query_process(texts)))
 
 
 if __name__ == "__main__":

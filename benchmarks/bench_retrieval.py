@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -25,44 +26,61 @@ from nyaya.index.store import open_store
 from nyaya.retrieval.pipeline import StatuteSearch
 from nyaya.settings import Settings
 
+K = 10
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
-    settings = Settings.from_env()
+
+@dataclass(frozen=True)
+class RetrievalFigures:
+    embedder: str
+    queries: int
+    repeat: int
+    rows: list[dict]  # per config: median_ms, p95_ms, queries_per_s
+
+
+def measure(settings: Settings, repeat: int = 3, configs: list[str] | None = None,
+            queries: int | None = None) -> RetrievalFigures:
+    """Each statute config (all, or `configs`) over the nyaya-statutes questions (all, or
+    the first `queries`), one at a time; the best of `repeat` passes by total time."""
     queryset = load_queryset("nyaya-statutes")
-    queries = queryset.queries["query"].tolist()
+    texts = queryset.queries["query"].tolist()[:queries]
     store = open_store(settings.qdrant_path, settings.qdrant_url, settings.qdrant_api_key)
     rows = []
     try:
         resources = load_statute_resources(settings, store)
-        for name in configs_for("statutes"):
+        for name in configs or configs_for("statutes"):
             params = load_config(name).params
             if is_tuned(params):  # fitted first, on the training half, as the evaluation does
                 params, _ = fit(lambda p, n=name: StatuteSearch(n, p, resources), params,
                                 queryset)
             search = StatuteSearch(name, params, resources)
-            search.search(queries[0], 10)  # warm: BM25 index, caches
+            search.search(texts[0], K)  # warm: BM25 index, caches
             best: np.ndarray | None = None
-            for _ in range(args.repeat):
+            for _ in range(repeat):
                 times = []
-                for text in queries:
+                for text in texts:
                     started = time.perf_counter()
-                    search.search(text, 10)
+                    search.search(text, K)
                     times.append((time.perf_counter() - started) * 1000)
                 current = np.array(times)
                 if best is None or current.sum() < best.sum():
                     best = current
             rows.append({"config": name, "median_ms": round(float(np.median(best)), 2),
                          "p95_ms": round(float(np.percentile(best, 95)), 2),
-                         "queries_per_s": round(len(queries) / (best.sum() / 1000), 1)})
+                         "queries_per_s": round(len(texts) / (best.sum() / 1000), 1)})
     finally:
         store.close()
-    table = pd.DataFrame(rows).sort_values("median_ms")
+    return RetrievalFigures(resources.embedder.name, len(texts), repeat, rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    result = measure(Settings.from_env(), args.repeat)
+    table = pd.DataFrame(result.rows).sort_values("median_ms")
     table["x_fastest"] = (table["median_ms"] / table["median_ms"].min()).round(2)
-    print(f"{len(queries)} queries (nyaya-statutes), k=10, embedder "
-          f"{resources.embedder.name}; best of {args.repeat}")
+    print(f"{result.queries} queries (nyaya-statutes), k={K}, embedder "
+          f"{result.embedder}; best of {result.repeat}")
     print(table.to_string(index=False))
 
 

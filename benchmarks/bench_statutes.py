@@ -9,8 +9,11 @@ table in <= 60 s on a 2-core machine; >= 10,000 in-process lookups per second.
 from __future__ import annotations
 
 import random
-import resource
 import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchlib import peak_rss_mib
 
 from nyaya.lookup import StatuteLookup, parse_citation
 from nyaya.settings import Settings
@@ -20,10 +23,32 @@ from nyaya.statutes.registry import build_alias_index
 from nyaya.statutes.transitions import build_transition_map
 
 CITATION_FORMS = ("{act} {n}", "s. {n} {act}", "Section {n} of the {title}", "u/s {n} {act}")
+ROUNDS = 5
 
 
-def main() -> None:
-    corpus_root = Settings.from_env().require_corpus()
+@dataclass(frozen=True)
+class StatuteFigures:
+    acts: int
+    sections: int
+    quarantined: int
+    mapping_rows: int
+    step_seconds: dict[str, float]  # step (with its row count) -> seconds
+    total_s: float
+    peak_rss_mib: float
+    rounds: int
+    citations_per_round: int
+    found_per_round: int
+    lookup_s: float  # all rounds, parse + resolve
+    resolve_per_s: float  # pre-parsed citations
+
+    @property
+    def lookups_per_s(self) -> float:
+        return self.rounds * self.citations_per_round / self.lookup_s
+
+
+def measure(corpus_root: Path, rounds: int = ROUNDS) -> StatuteFigures:
+    """Ingest the whole corpus into every table (timed per step), then time exact lookups
+    over mixed citation forms, NOT_FOUND cases included."""
     timings: dict[str, float] = {}
     start = time.perf_counter()
     corpus = ingest_statutes(corpus_root)
@@ -46,13 +71,7 @@ def main() -> None:
         table = build()
         timings[f"{name} ({len(table)} rows)"] = time.perf_counter() - step
     total = time.perf_counter() - start
-    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-    print(f"statute corpus: {len(registry)} Acts, {len(sections)} sections, "
-          f"{len(quarantine)} quarantined, {len(transitions)} mapping rows")
-    for name, seconds in timings.items():
-        print(f"  {name:<55} {seconds:7.2f} s")
-    print(f"  {'TOTAL ingest (target <= 60 s)':<55} {total:7.2f} s   peak RSS {peak_mib:.0f} MiB")
+    peak_mib = peak_rss_mib()
 
     lookup = StatuteLookup(registry.to_dict("records"), sections.to_dict("records"),
                            transitions.to_dict("records"), aliases)
@@ -65,20 +84,33 @@ def main() -> None:
         form = rng.choice(CITATION_FORMS)
         queries.append(form.format(act=alias, n=number, title=curated.loc[act, "title"]))
     queries += [f"BNS {n}" for n in range(359, 859)]  # NOT_FOUND cases cost the same path
-    rounds = 5
     step = time.perf_counter()
     found = sum(lookup.lookup(q).found for _ in range(rounds) for q in queries)
     elapsed = time.perf_counter() - step
-    rate = rounds * len(queries) / elapsed
     parsed = [parse_citation(q, aliases) for q in queries]
     step = time.perf_counter()
     for _ in range(rounds):
         for cited in parsed:
             lookup.resolve(cited)
     resolve_rate = rounds * len(parsed) / (time.perf_counter() - step)
-    print(f"lookups: {rounds * len(queries)} citations in {elapsed:.2f} s = {rate:,.0f}/s "
-          f"(target >= 10,000/s), found {found // rounds} of {len(queries)} per round; "
-          f"resolve only (pre-parsed): {resolve_rate:,.0f}/s")
+    return StatuteFigures(len(registry), len(sections), len(quarantine), len(transitions),
+                          timings, total, peak_mib, rounds, len(queries), found // rounds,
+                          elapsed, resolve_rate)
+
+
+def main() -> None:
+    result = measure(Settings.from_env().require_corpus())
+    print(f"statute corpus: {result.acts} Acts, {result.sections} sections, "
+          f"{result.quarantined} quarantined, {result.mapping_rows} mapping rows")
+    for name, seconds in result.step_seconds.items():
+        print(f"  {name:<55} {seconds:7.2f} s")
+    print(f"  {'TOTAL ingest (target <= 60 s)':<55} {result.total_s:7.2f} s   "
+          f"peak RSS {result.peak_rss_mib:.0f} MiB")
+    lookups = result.rounds * result.citations_per_round
+    print(f"lookups: {lookups} citations in {result.lookup_s:.2f} s = "
+          f"{result.lookups_per_s:,.0f}/s (target >= 10,000/s), found {result.found_per_round} "
+          f"of {result.citations_per_round} per round; resolve only (pre-parsed): "
+          f"{result.resolve_per_s:,.0f}/s")
 
 
 if __name__ == "__main__":
