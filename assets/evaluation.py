@@ -19,21 +19,14 @@ from evals.corpus_sets import CANDIDATE_SOURCES, absent_aila_statutes, load_any_
 from evals.metrics import DEFAULT_METRICS, STATUTE_METRICS, evaluate_groups
 from evals.querysets import QuerySet, load_queryset, unknown_documents
 from evals.report import markdown_table, speed_table, write_report
-from evals.runner import (
-    load_aila_statute_resources,
-    load_precedent_resources,
-    load_statute_resources,
-    run_queryset,
-)
+from evals.runner import SIDES, group_tags, run_queryset, statute_side
 from evals.runs import write_trec
-from evals.tuning import HELDOUT, fit, in_split, is_tuned, split_of
+from evals.tuning import HELDOUT, fit, in_split, is_tuned
 from evals.verification import TARGETS as VERIFICATION_TARGETS
 from evals.verification import verification_rates as rates_of
 from nyaya.index.store import open_store
 from nyaya.provenance import code_version, source_fingerprint, tree_fingerprint
-from nyaya.retrieval.documents import DocumentSearch
 from nyaya.retrieval.pipeline import StatuteSearch
-from nyaya.retrieval.precedents import PrecedentSearch
 from nyaya.retrieval.query_analysis import QueryAnalyzer
 from nyaya.settings import Settings
 from nyaya.tables import read_table
@@ -50,9 +43,6 @@ ANALYZER_TABLES = ["act_registry", "law_transition_map", "judgments"]
 #: compared and backfilled on its own in the UI; `nyaya run` runs them all in one run
 #: (single-run backfill), so the indexes and models load once per side, not once per config.
 CONFIGS = dg.StaticPartitionsDefinition(config_names())
-SIDES = {"statutes": (StatuteSearch, load_statute_resources),
-         "precedents": (PrecedentSearch, load_precedent_resources),
-         "aila-statutes": (DocumentSearch, load_aila_statute_resources)}
 
 
 def _runs(context: dg.AssetExecutionContext, settings: Settings) -> dict[str, pd.DataFrame]:
@@ -147,18 +137,6 @@ def retrieval_runs(context: dg.AssetExecutionContext, settings: NyayaSettings) -
     context.add_output_metadata({"configs": len(runs),
                                  "lines": sum(len(frame) for frame in runs.values())})
     return runs
-
-
-def group_tags(queryset: QuerySet) -> dict[str, dict[str, str]]:
-    """The groups a set's metrics are broken down by: query type, domain and (the transition
-    set's) direction where the set has more than one, and the train / held-out split."""
-    tags = {kind: queryset.tags(kind) for kind in ("query_type", "domain", "direction")
-            if kind in queryset.queries and queryset.queries[kind].nunique() > 1}
-    return tags | {"split": {qid: split_of(qid) for qid in queryset.queries["qid"]}}
-
-
-def statute_side(config: str) -> bool:
-    return load_config(config).params.get("side", "statutes") == "statutes"
 
 
 def _metrics(settings: Settings, runs: pd.DataFrame) -> pd.DataFrame:

@@ -20,12 +20,11 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from assets.evaluation import SIDES, group_tags
 from evals.configs import load_config
 from evals.corpus_sets import CANDIDATE_SOURCES, load_any_queryset
 from evals.metrics import DEFAULT_METRICS, STATUTE_METRICS, evaluate_groups
 from evals.querysets import QuerySet
-from evals.runner import run_queryset
+from evals.runner import SIDES, group_tags, run_queryset
 from nyaya.index.store import open_store
 from nyaya.settings import Settings
 from nyaya.tables import read_table

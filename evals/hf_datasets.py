@@ -10,7 +10,12 @@ from __future__ import annotations
 import datasets
 import pandas as pd
 
-from evals.corpus_sets import CANDIDATE_SOURCES, aila_statute_documents, load_any_queryset
+from evals.corpus_sets import (
+    CANDIDATE_SOURCES,
+    CORPUS_SETS,
+    aila_statute_documents,
+    load_any_queryset,
+)
 from evals.querysets import QuerySet
 from evals.runner import statute_documents
 from nyaya.settings import Settings
@@ -48,6 +53,7 @@ def load_dataset(name: str, settings: Settings | None = None) -> datasets.Datase
     """A query set by name (`nyaya-statutes`, `transition`, `aila2019-statutes`,
     `aila2019-precedents`, `irled2017-precedents`) as a DatasetDict."""
     settings = settings or Settings.from_env()
-    judgments = read_table(settings.table_path("judgments"))
+    # only the corpus sets need the judgments table (IRLeD's query texts)
+    judgments = read_table(settings.table_path("judgments")) if name in CORPUS_SETS else None
     return as_dataset_dict(load_any_queryset(name, settings.corpus_root, judgments),
                            corpus_of(name, settings))

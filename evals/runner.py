@@ -9,9 +9,11 @@ from datetime import date
 import pandas as pd
 import pyarrow.parquet as pq
 
+from evals.configs import load_config
 from evals.corpus_sets import aila_statute_documents
 from evals.querysets import QuerySet
 from evals.runs import rank_frame
+from evals.tuning import split_of
 from nyaya.index.build import load_vectors, read_manifest
 from nyaya.index.embedders import load_embedder
 from nyaya.index.lookups import CitationGraph, EntityIndex
@@ -79,6 +81,24 @@ def load_aila_statute_resources(settings: Settings, store: VectorStore) -> Docum
     return DocumentResources(aila_statute_documents(settings.corpus_root),
                              load_embedder(settings.embedder_of(COLLECTION), settings.models_dir,
                                            settings.bge_m3_path))
+
+
+#: Each config side's search and the loader of what it reads; the sides never share one list.
+SIDES = {"statutes": (StatuteSearch, load_statute_resources),
+         "precedents": (PrecedentSearch, load_precedent_resources),
+         "aila-statutes": (DocumentSearch, load_aila_statute_resources)}
+
+
+def statute_side(config: str) -> bool:
+    return load_config(config).params.get("side", "statutes") == "statutes"
+
+
+def group_tags(queryset: QuerySet) -> dict[str, dict[str, str]]:
+    """The groups a set's metrics are broken down by: query type, domain and (the transition
+    set's) direction where the set has more than one, and the train / held-out split."""
+    tags = {kind: queryset.tags(kind) for kind in ("query_type", "domain", "direction")
+            if kind in queryset.queries and queryset.queries[kind].nunique() > 1}
+    return tags | {"split": {qid: split_of(qid) for qid in queryset.queries["qid"]}}
 
 
 @dataclass(frozen=True)
