@@ -31,8 +31,8 @@ look-around is bounded, so adversarial text stays linear.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
-from collections.abc import Iterable
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import chain, islice
@@ -284,6 +284,7 @@ MAX_SUPRA_WORDS = 6  # words of a party name written before "supra"
 # about a book or statute cited in between, which the extractor does not see.
 IBID_WINDOW = 1000
 WORD = re.compile(r"\S+")
+SPACE = re.compile(r"\s")
 QUOTES = "\"'“”‘’`"
 EDGE = QUOTES + "()[],;:"
 CONNECTORS = {"of", "and", "&", "the", "for", "@", "alias", "de", "da", "del", "van", "von",
@@ -358,41 +359,134 @@ def _capital(word: str) -> bool:
     return bool(word) and (word[0].isupper() or word.lower().startswith("m/s"))
 
 
-def _left_party(text: str, pos: int, floor: int) -> tuple[int, int] | None:
+class _Words:
+    """The text's words, each found once, block by block as the scans reach them: the party
+    scans around every "v." read them by index (re-tokenising a window around each "v." cost
+    seconds per MB of dense text, and tokenising all of a long judgment for its few names
+    would cost more than it saves)."""
+
+    BLOCK = 1024
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._blocks: dict[int, tuple[list[int], list[int]]] = {}
+
+    def _block(self, k: int) -> tuple[list[int], list[int]]:
+        """Starts and ends of the words that start in block `k` (the last may run past it)."""
+        found = self._blocks.get(k)
+        if found is None:
+            text, lo, hi = self.text, k * self.BLOCK, (k + 1) * self.BLOCK
+            if hi < len(text) and not text[hi - 1].isspace():  # let the last word end
+                space = SPACE.search(text, hi)
+                hi = space.start() if space else len(text)
+            spans = [m.span() for m in WORD.finditer(text, lo, hi)]
+            if spans and lo > 0 and spans[0][0] == lo and not text[lo - 1].isspace():
+                del spans[0]  # the rest of a word that starts in the block before
+            found = self._blocks[k] = ([start for start, _ in spans], [end for _, end in spans])
+        return found
+
+    def before(self, pos: int, floor: int) -> Iterator[tuple[int, int, str]]:
+        """Words ending by `pos`, nearest first, cut at `floor` (a word running across it is
+        read from `floor` on, as a scan of text[floor:pos] would read it)."""
+        text = self.text
+        for k in range(max(pos - 1, 0) // self.BLOCK, -1, -1):
+            starts, ends = self._block(k)
+            for i in range(bisect_right(ends, pos) - 1, -1, -1):
+                end = ends[i]
+                if end <= floor:
+                    return
+                start = starts[i]
+                if start < floor:
+                    yield floor, end, text[floor:end]
+                    return
+                yield start, end, text[start:end]
+            if k * self.BLOCK <= floor:  # only a word begun in the block before can remain
+                starts, ends = self._block(k - 1) if k else ([], [])
+                if ends and min(ends[-1], pos) > floor:
+                    yield floor, min(ends[-1], pos), text[floor:min(ends[-1], pos)]
+                return
+
+    def after(self, pos: int, limit: int) -> Iterator[tuple[int, int, str]]:
+        """Words starting at or after `pos`, cut at `limit` likewise."""
+        text = self.text
+        for k in range(pos // self.BLOCK, (min(len(text), limit) - 1) // self.BLOCK + 1):
+            starts, ends = self._block(k)
+            for i in range(bisect_left(starts, pos), len(starts)):
+                start = starts[i]
+                if start >= limit:
+                    return
+                end = min(ends[i], limit)
+                yield start, end, text[start:end]
+
+
+@lru_cache(maxsize=1 << 16)
+def _facts(tok: str) -> tuple[str, str, bool, bool]:
+    """A word's core, its lower case, whether it ends a sentence and whether it holds a digit:
+    names repeat, so each distinct word is read once."""
+    core = tok.strip(EDGE)
+    return core, core.lower(), _sentence_final(tok), DIGIT.search(core) is not None
+
+
+class _LeftWord(NamedTuple):
+    """What the petitioner scan needs to know of a word, worked out once per distinct word."""
+
+    low: str  # lower-case core
+    held: bool  # a capitalised stop word that a name word before it keeps ("Ail Was v.")
+    stop: bool  # never part of a name: a sentence opener, a digit, a separator
+    closes: bool  # ends a clause, so no name runs on to the left of it
+    name_like: bool  # capitalised, or a connector ("of", "&", "M/s")
+    opens: bool  # an opening bracket or quote: the name starts here
+    keeps_held: bool  # a name word that makes a capitalised stop word after it part of the name
+
+
+@lru_cache(maxsize=1 << 16)
+def _left_word(tok: str) -> _LeftWord:
+    core, low, final, digit = _facts(tok)
+    closes = tok[-1] in ",;:]" or final
+    return _LeftWord(
+        low,
+        held=low in MID_NAME_STOP and core[0].isupper() and not closes,
+        # a capital "V." here is an initial ("K. V. Rao"): no separator
+        stop=not core or low in LEFT_STOP or (low in VERSUS_WORDS and core not in ("V", "V."))
+        or digit,
+        closes=closes,
+        name_like=bool(core) and (core[0].isupper() or low in CONNECTORS
+                                  or low.startswith(("&", "m/s", "@"))),
+        opens=tok[0] in OPENERS and tok[-1] not in ")]",
+        keeps_held=bool(core) and core[0].isupper() and low not in LEFT_STOP
+        and low not in VERSUS_WORDS and low not in GENERIC_NAMES and not digit and not closes)
+
+
+def _left_party(words: _Words, pos: int, floor: int) -> tuple[int, int] | None:
     """Span of the petitioner ending before `pos` (the space before "v."), not before `floor`
     (the end of the case name before it: "A v. B and C v. D")."""
+    text = words.text
     taken: list[tuple[int, int, str, str]] = []  # (start, end, token, lower-case core)
     prev_start = pos
     pending = None  # a capitalised stop word ("Ail Was v."): a name word before it keeps it
-    for tok_start, tok_end, tok in tokens_before(text, pos, max(floor, pos - 24 * MAX_LEFT), WORD):
-        if len(taken) >= MAX_LEFT or "\n\n" in text[tok_end:prev_start]:
+    for tok_start, tok_end, tok in words.before(pos, max(floor, pos - 24 * MAX_LEFT)):
+        if len(taken) >= MAX_LEFT or (prev_start - tok_end > 1
+                                      and "\n\n" in text[tok_end:prev_start]):
             break
         if tok == "." and not taken and pending is None:
             prev_start = tok_start  # "and Anr . v.": a full stop set apart
             continue
-        core = tok.strip(EDGE)
-        low = core.lower()
+        word = _left_word(tok)
         if pending is not None:
-            if not _name_word_before(core, low, tok):
+            if not word.keeps_held:
                 break
             taken.append(pending)
             pending = None
-        if (low in MID_NAME_STOP and core[0].isupper() and tok[-1] not in ",;:]"
-                and not _sentence_final(tok)):
-            pending = (tok_start, tok_end, tok, low)
+        if word.held:
+            pending = (tok_start, tok_end, tok, word.low)
             prev_start = tok_start
             continue
-        if not core or low in LEFT_STOP or (low in VERSUS_WORDS and core not in ("V", "V.")) \
-                or DIGIT.search(core):
-            break  # a capital "V." here is an initial ("K. V. Rao"): no separator
-        if taken and (tok[-1] in ",;:]" or _sentence_final(tok)):
+        if word.stop or (taken and word.closes) or not word.name_like:
             break
-        if not (core[0].isupper() or low in CONNECTORS or low.startswith(("&", "m/s", "@"))):
-            break
-        taken.append((tok_start, tok_end, tok, low))
+        taken.append((tok_start, tok_end, tok, word.low))
         prev_start = tok_start
-        if tok[0] in OPENERS and tok[-1] not in ")]":
-            break  # an opening bracket or quote starts the name
+        if word.opens:
+            break
     while taken and (taken[-1][3] in CONNECTORS or not _capital(taken[-1][2].strip(EDGE))):
         taken.pop()
     if not taken:
@@ -409,13 +503,6 @@ def _left_party(text: str, pos: int, floor: int) -> tuple[int, int] | None:
 # never does.
 MID_NAME_STOP = {"as", "on", "at", "our", "their", "his", "her", "it", "its", "a", "an", "is",
                  "was", "both", "same", "like", "here", "there"}
-
-
-def _name_word_before(core: str, low: str, tok: str) -> bool:
-    """Whether a word before a capitalised stop word makes that stop word part of the name."""
-    return bool(core) and core[0].isupper() and low not in LEFT_STOP \
-        and low not in VERSUS_WORDS and low not in GENERIC_NAMES and not DIGIT.search(core) \
-        and tok[-1] not in ",;:]" and not _sentence_final(tok)
 
 
 DIGIT = re.compile(r"[0-9]")
@@ -448,23 +535,22 @@ def _stops_right(core: str, low: str, prev: str, text: str, end: int) -> bool:
     return not (low == "the" and prev in BEFORE_INNER_THE and CAPITAL_NEXT.match(text, end))
 
 
-def _right_party(text: str, pos: int, title: bool) -> tuple[int, int] | None:
+def _right_party(words: _Words, pos: int, title: bool) -> tuple[int, int] | None:
     """Span of the respondent starting after `pos`.
 
     In a title line (`title`: the name opens its line) the respondent ends with the line.
     """
+    text = words.text
     taken: list[tuple[int, int, str, str]] = []  # (start, end, token, lower-case core)
     prev_end = pos
     depth = 0
-    for m in WORD.finditer(text, pos, min(len(text), pos + 24 * MAX_RIGHT)):
-        tok_start, tok_end, tok = m.start(), m.end(), m.group()
+    for tok_start, tok_end, tok in words.after(pos, pos + 24 * MAX_RIGHT):
         if len(taken) >= MAX_RIGHT or (tok_start - prev_end > 1 and (
                 "\n\n" in text[prev_end:tok_start]
                 or (title and "\n" in text[prev_end:tok_start]))) or (
                 title and text[prev_end:tok_start] == "\n"):
             break
-        core = tok.strip(EDGE)
-        low = core.lower()
+        core, low, final, digit = _facts(tok)
         if ")" in tok and "(" in tok[1:]:
             footnote = FOOTNOTE.match(tok)
             if footnote and _capital(footnote.group(1)):  # "Union of India(1)"
@@ -480,7 +566,7 @@ def _right_party(text: str, pos: int, title: bool) -> tuple[int, int] | None:
         if tok == "." and taken and taken[-1][3] in CONNECTORS and CAPITAL_NEXT.match(
                 text, tok_end):
             continue  # "Central Excise and . Customs": a stray full stop
-        if not core or DIGIT.search(core) or low in ("supra", "ibid", "citation", "citator"):
+        if not core or digit or low in ("supra", "ibid", "citation", "citator"):
             break
         capital = core[0].isupper() or low.startswith("m/s")
         if taken and _stops_right(core, low, taken[-1][3], text, tok_end):
@@ -493,7 +579,7 @@ def _right_party(text: str, pos: int, title: bool) -> tuple[int, int] | None:
         prev_end = tok_end
         if depth < 0:  # closes a bracket opened before the name: "(X v. Y)"
             break
-        if tok[-1] in ",;:]" or tok[-1] in QUOTES or _sentence_final(tok):
+        if tok[-1] in ",;:]" or tok[-1] in QUOTES or final:
             break
     while taken and (taken[-1][3] in TRAILING_CONNECTORS
                      or not (_capital(taken[-1][2].strip(EDGE)) or taken[-1][3] in CONNECTORS)):
@@ -517,36 +603,45 @@ def _right_party(text: str, pos: int, title: bool) -> tuple[int, int] | None:
 
 
 def _case_names(text: str) -> list[CaseCitation]:
+    """Names around each "v.", every test made as soon as what it reads is known, so dense
+    text that is not a name ("K. V. Rao", "Court v. ...") costs as little scanning as can be."""
     out: list[CaseCitation] = []
     last_end = 0
+    words: _Words | None = None  # found on the first "v." worth reading around
     for m in VERSUS.finditer(text):
         vs_start, vs_end = m.span()
         if vs_start < last_end:
             continue
-        sep = m.group()
+        # A capital "V." is a party separator only in an all-capitals title on one line, not
+        # an initial ("RAMASWAMI, V.", "K. V. Rao") or a numeral ("Part V of").
+        capital = m.group() in ("V", "V.")
+        if capital and (text[vs_end:vs_end + 1] != " " or text[vs_end + 1:vs_end + 2] in "(["):
+            continue
+        # the cheap tests first: "v. v. v.", "the v. the", "K. V. Rao" end here
         before = _word_before(text, vs_start - 1, last_end)
-        if not _could_be_party(before, True) or not (
-                _could_be_party(_word_after(text, vs_end), False)) or (
-                sep in ("V", "V.") and before.upper() != before):
-            continue  # the cheap test first: "v. v. v.", "the v. the", "K. V. Rao" end here
-        left = _left_party(text, vs_start - 1, last_end)
+        if not _could_be_party(before, True) or (capital and before.upper() != before):
+            continue
+        after = _word_after(text, vs_end)
+        if not _could_be_party(after, False) or (capital and after.upper() != after):
+            continue
+        words = words or _Words(text)
+        left = _left_party(words, vs_start - 1, last_end)
         if left is None:
             continue
+        pet = text[left[0]:left[1]]
+        pet_core = _core(pet).lower()
+        if (capital and not _roman_petitioner_ok(pet)) or (
+                pet_core in GENERIC_NAMES and pet_core != "state"):
+            continue  # "Court v. ...", not "State v. Bachan Singh"
         title = left[0] == 0 or text[left[0] - 1] == "\n"
-        right = _right_party(text, vs_end, title)
+        right = _right_party(words, vs_end, title)
         if right is None:
             continue
-        pet = text[left[0]:left[1]]
         resp = text[right[0]:right[1]]
-        # A capital "V." is a party separator only in an all-capitals title on one line, not
-        # an initial ("RAMASWAMI, V.") or a numeral ("Part V of").
-        if sep in ("V", "V.") and (text[vs_end:vs_end + 1] != " " or text[vs_end + 1:vs_end + 2]
-                                   in "([" or pet.endswith(",") or not _roman_ok(pet, resp)):
-            continue
-        generic = [_core(p).lower() in GENERIC_NAMES for p in (pet, resp)]
-        if all(generic) or any(g and _core(p).lower() != "state"
-                               for g, p in zip(generic, (pet, resp), strict=True)):
-            continue  # "Court v. ...", not "Bachan Singh v. State"
+        resp_core = _core(resp).lower()
+        if (capital and resp.upper() != resp) or (
+                resp_core in GENERIC_NAMES and (resp_core != "state" or pet_core == "state")):
+            continue  # "... v. Court", "State v. State", not "Bachan Singh v. State"
         name = text[left[0]:right[1]]
         out.append(CaseCitation(left[0], right[1], name, CASE_NAME, None, None, None, None, None,
                                 False, case_name_key(name), name, pet, resp))
@@ -570,6 +665,7 @@ def _word_after(text: str, pos: int) -> str:
     return text[start:min(ends) if ends else hi]
 
 
+@lru_cache(maxsize=1 << 16)
 def _could_be_party(word: str, left: bool) -> bool:
     core = _core(word)
     if not core:
@@ -581,12 +677,12 @@ def _could_be_party(word: str, left: bool) -> bool:
     return core[0].isupper() or low.startswith(("m/s", "&", "@")) or low in CONNECTORS
 
 
-def _roman_ok(pet: str, resp: str) -> bool:
-    """A capital 'V' separates parties only in an all-capitals title, never in 'Part V of'."""
+def _roman_petitioner_ok(pet: str) -> bool:
+    """Before a capital 'V', an all-capitals petitioner not ending in a comma or in a word that
+    takes a numeral ('Part V of')."""
     words = pet.split()
-    if not words or words[-1].lower() in ROMAN_CONTEXT:
-        return False
-    return pet.upper() == pet and resp.upper() == resp
+    return bool(words) and words[-1].lower() not in ROMAN_CONTEXT and not pet.endswith(",") \
+        and pet.upper() == pet
 
 
 class _ShortRef(NamedTuple):
