@@ -1,4 +1,5 @@
-"""What a run must redo: Dagster's data-version staleness, plus outputs gone from disk.
+"""What a run must redo: Dagster's data-version staleness, plus outputs gone from disk or
+damaged (a Parquet table that fails its checksum is rebuilt, not served).
 
 Every asset carries a code version that hashes the source it runs (`source_fingerprint`) and
 the corpus is observed by content fingerprint (`assets/sources.py`), so an asset is stale when
@@ -19,6 +20,7 @@ from dagster._core.definitions.temporal_context import TemporalContext
 from dagster._time import get_current_datetime
 
 from assets.sources import judgment_corpus, statute_corpus
+from nyaya.tables import CorruptTableError, verify_table
 
 SOURCES = (statute_corpus, judgment_corpus)
 
@@ -28,14 +30,26 @@ def observe_corpus(instance: dg.DagsterInstance, resources: dict) -> None:
     observe(list(SOURCES), instance=instance, resources=resources)
 
 
-def _outputs_missing(instance: dg.DagsterInstance, key: dg.AssetKey) -> bool:
-    """True when the last materialization named a file or folder that no longer exists."""
+def _outputs_unusable(instance: dg.DagsterInstance, key: dg.AssetKey) -> str | None:
+    """Why the last materialization's files cannot be used ("output missing" when a file or
+    folder it named is gone, "output corrupted" when a Parquet table in it fails
+    verification), or None when they can."""
     event = instance.get_latest_materialization_event(key)
     if event is None or event.asset_materialization is None:
-        return True
-    paths = [value.path for value in event.asset_materialization.metadata.values()
+        return "output missing"
+    paths = [Path(value.path) for value in event.asset_materialization.metadata.values()
              if isinstance(value, dg.PathMetadataValue)]
-    return any(not Path(path).exists() for path in paths)
+    if any(not path.exists() for path in paths):
+        return "output missing"
+    tables = [table for path in paths
+              for table in (sorted(path.glob("*.parquet")) if path.is_dir() else [path])
+              if table.suffix == ".parquet"]
+    try:
+        for table in tables:
+            verify_table(table)
+    except CorruptTableError:
+        return "output corrupted"
+    return None
 
 
 def _status(resolver: CachingStaleStatusResolver, partitions: dg.PartitionsDefinition | None,
@@ -65,10 +79,9 @@ def keys_to_run(defs: dg.Definitions, job_name: str,
     seeds: set[dg.AssetKey] = set()
     for key in job_keys:
         status = _status(resolver, graph.get(key).partitions_def, key)
-        if status == StaleStatus.FRESH and _outputs_missing(instance, key):
-            reason = "output missing"
-        else:
-            reason = status.value.lower()
+        reason = status.value.lower()
+        if status == StaleStatus.FRESH:
+            reason = _outputs_unusable(instance, key) or reason
         reasons[reason] = reasons.get(reason, 0) + 1
         if reason != "fresh":
             seeds.add(key)

@@ -160,7 +160,8 @@ def test_partitioned_tables_are_written_apart_and_read_together(tmp_path):
     result = dg.materialize([per_part, all_parts], resources={"io_manager": io}, tags=tags)
     assert result.success
     assert sorted(p.name for p in (tmp_path / "warehouse" / "per_part").iterdir()) == [
-        "a.parquet", "b.parquet", "c.parquet"]
+        "a.parquet", "a.parquet.sha256", "b.parquet", "b.parquet.sha256", "c.parquet",
+        "c.parquet.sha256"]  # each table with its checksum
     combined = pd.read_parquet(tmp_path / "warehouse" / "all_parts.parquet")
     assert combined["part"].tolist() == ["a", "b", "c"]
     failed = dg.materialize([wrong_parts], resources={"io_manager": io}, tags=tags,

@@ -265,8 +265,8 @@ def test_write_report_writes_and_mirrors_tables(tmp_path):
     folder = write_report(make_metrics(), {"corpus": "x"}, tmp_path, "2026-01-02",
                           {"Extra": pd.DataFrame({"a": [1]})},
                           verification=make_verification(), regression=make_regression())
-    names = {"report.md", "report.html", "metrics.csv", "metrics.parquet", "verification.csv",
-             "regression.csv"}
+    names = {"report.md", "report.html", "metrics.csv", "metrics.parquet",
+             "metrics.parquet.sha256", "verification.csv", "regression.csv"}
     assert {p.name for p in folder.iterdir()} == names
     assert {p.name for p in (tmp_path / "latest").iterdir()} == names
     assert pd.read_csv(folder / "regression.csv")["status"].tolist() == \

@@ -1,10 +1,12 @@
 """Index builds that do no work when nothing changed.
 
 Vectors: a collection's matrix is saved as `<collection>.npy` with a JSON manifest naming
-the embedder fingerprint and the hash of the documents' content hashes; a rerun with the
-same manifest loads instead of embedding, and new texts come from the embedding cache.
+the embedder fingerprint, the hash of the documents' content hashes and the hash of the
+vectors; a rerun with the same manifest and an intact matrix reuses it, a damaged matrix is
+re-created from the embedding cache, and new texts come from the cache too.
 Store: points are synced by content hash: only new or changed points are written and
-vanished ones deleted. FAISS: rebuilt only when the vectors' hash changed.
+vanished ones deleted, so a sync killed midway resumes where it stopped. FAISS: rebuilt
+when the vectors' hash changed or the saved index fails its checksum.
 """
 
 from __future__ import annotations
@@ -58,6 +60,15 @@ def read_manifest(folder: Path, collection: str) -> VectorsManifest | None:
     return VectorsManifest(**json.loads(meta.read_text())) if meta.exists() else None
 
 
+def _saved_vectors(matrix_path: Path, manifest: VectorsManifest) -> np.ndarray | None:
+    """The saved matrix if it is readable and hashes to its manifest's vectors_hash."""
+    try:
+        vectors = np.load(matrix_path)
+    except (OSError, ValueError, EOFError):
+        return None
+    return vectors if faiss_index.vectors_hash(vectors) == manifest.vectors_hash else None
+
+
 def load_vectors(folder: Path, collection: str, documents: pd.DataFrame,
                  embedder: str | None = None) -> np.ndarray:
     """The saved matrix, refused when it was built from other documents, by another embedder
@@ -73,9 +84,10 @@ def load_vectors(folder: Path, collection: str, documents: pd.DataFrame,
     if manifest.documents_digest != documents_digest(documents):
         raise ValueError(f"{matrix_path}: built from other documents than the current "
                          f"{collection} table; materialize {collection}_vectors again")
-    vectors = np.load(matrix_path)
-    if faiss_index.vectors_hash(vectors) != manifest.vectors_hash:
-        raise ValueError(f"{matrix_path}: content does not match its manifest (corrupted)")
+    vectors = _saved_vectors(matrix_path, manifest)
+    if vectors is None:
+        raise ValueError(f"{matrix_path}: unreadable or does not match its manifest's "
+                         f"vectors_hash (corrupted); materialize {collection}_vectors again")
     return vectors
 
 
@@ -89,6 +101,9 @@ class VectorsResult:
 
 def build_vectors(documents: pd.DataFrame, cache: EmbeddingCache, folder: Path,
                   collection: str, log: Log | None = None) -> VectorsResult:
+    """Save the documents' vectors with their manifest; reuse the saved matrix only when it
+    is intact, so a damaged file is re-created (from the cache, embedding nothing) instead of
+    being found broken later by `load_vectors`."""
     started = time.perf_counter()
     digest = documents_digest(documents)
     previous = read_manifest(folder, collection)
@@ -96,7 +111,11 @@ def build_vectors(documents: pd.DataFrame, cache: EmbeddingCache, folder: Path,
     if (previous is not None and matrix_path.exists()
             and previous.embedder == cache.embedder.fingerprint
             and previous.documents_digest == digest):
-        return VectorsResult(previous, True, 0, time.perf_counter() - started)
+        if _saved_vectors(matrix_path, previous) is not None:
+            return VectorsResult(previous, True, 0, time.perf_counter() - started)
+        if log:
+            log(f"{matrix_path}: unreadable or does not match its manifest (corrupted); "
+                "re-creating it from the embedding cache")
     before = len(cache)
     vectors = embed_with_cache(documents["text"].tolist(), cache, log=log, label=collection)
     manifest = VectorsManifest(collection, cache.embedder.fingerprint, cache.embedder.dim,
@@ -105,7 +124,9 @@ def build_vectors(documents: pd.DataFrame, cache: EmbeddingCache, folder: Path,
     tmp = matrix_path.with_name(matrix_path.stem + ".tmp.npy")
     np.save(tmp, vectors)
     tmp.replace(matrix_path)
-    meta_path.write_text(json.dumps(asdict(manifest), indent=2, sort_keys=True) + "\n")
+    meta_tmp = meta_path.with_suffix(".json.tmp")
+    meta_tmp.write_text(json.dumps(asdict(manifest), indent=2, sort_keys=True) + "\n")
+    meta_tmp.replace(meta_path)
     return VectorsResult(manifest, False, len(cache) - before, time.perf_counter() - started)
 
 
@@ -183,7 +204,10 @@ class FaissResult:
 
 def build_faiss(kind: str, vectors: np.ndarray, doc_ids: list[str], embedder: str,
                 folder: Path, name: str, queries: np.ndarray | None = None) -> FaissResult:
-    """Build (or keep) one persisted FAISS index; measure recall@10 against exact search."""
+    """Build (or keep) one persisted FAISS index; measure recall@10 against exact search.
+
+    An index kept from an earlier build is loaded, which verifies its sha256; one that fails
+    is rebuilt rather than served or left to fail the run."""
     started = time.perf_counter()
     expected = faiss_index.IndexMeta(kind, embedder, int(vectors.shape[1]), len(vectors),
                                      faiss_index.vectors_hash(vectors),
@@ -192,12 +216,15 @@ def build_faiss(kind: str, vectors: np.ndarray, doc_ids: list[str], embedder: st
     rebuilt = previous is None or any(
         getattr(previous, f) != getattr(expected, f)
         for f in ("kind", "embedder", "dim", "count", "vectors_hash", "ids_hash"))
+    if not rebuilt:
+        try:
+            index, meta = faiss_index.load(folder, name, expected)
+        except faiss_index.FaissIndexError:  # the file is gone or fails its sha256
+            rebuilt = True
     if rebuilt:
         index, params = faiss_index.build(kind, vectors)
         meta = faiss_index.save(index, faiss_index.IndexMeta(**{**asdict(expected),
                                                                 "params": params}), folder, name)
-    else:
-        index, meta = faiss_index.load(folder, name, expected)
     recall = None
     if queries is not None and len(queries) and kind != "flat":
         exact = np.argsort(-(queries @ vectors.T), axis=1, kind="stable")[:, :10]

@@ -2,7 +2,9 @@
 
 One folder per embedder fingerprint; each batch of new vectors is one Parquet part written
 atomically, so a run killed mid-embedding keeps every finished batch and the rerun resumes
-from there. Parts are merged once there are many of them.
+from there. Each part carries the sha256 of its hashes and vectors, checked on read, so a
+damaged part is refused by name rather than served as wrong vectors. Parts are merged once
+there are many of them.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import pyarrow.parquet as pq
 from nyaya.index.embedders import Embedder
 
 COMPACT_AFTER_PARTS = 32
+CHECKSUM_KEY = b"nyaya.content_sha256"
 
 
 def text_hash(text: str) -> str:
@@ -39,8 +42,10 @@ class EmbeddingCache:
         self._rows: dict[str, int] = {}
         self._blocks: list[np.ndarray] = []
         self._size = 0
+        self._loaded: list[Path] = []  # the parts read or written here: the ones compact merges
         for part in self._parts():
             self._add(*self._read(part))
+            self._loaded.append(part)
 
     def _parts(self) -> list[Path]:
         return sorted(self.folder.glob("part-*.parquet"))
@@ -56,7 +61,13 @@ class EmbeddingCache:
         if len(hashes) and flat.size != len(hashes) * self.embedder.dim:
             raise CacheError(f"{part}: {flat.size} floats for {len(hashes)} vectors of "
                              f"dimension {self.embedder.dim}")
-        return hashes, flat.reshape(len(hashes), self.embedder.dim).astype(np.float32)
+        vectors = flat.reshape(len(hashes), self.embedder.dim).astype(np.float32)
+        expected = (table.schema.metadata or {}).get(CHECKSUM_KEY)  # absent in older parts
+        if expected is not None and content_sha256(hashes, vectors) != expected.decode():
+            raise CacheError(f"{part}: its hashes and vectors do not match the checksum "
+                             "written with them (corrupted); delete it and rerun to re-embed "
+                             "its texts")
+        return hashes, vectors
 
     def _add(self, hashes: list[str], vectors: np.ndarray) -> None:
         for offset, key in enumerate(hashes):
@@ -85,28 +96,43 @@ class EmbeddingCache:
         path = self.folder / f"part-{number:06d}-{hashes[0][:8]}.parquet"
         write_part(path, hashes, vectors)
         self._add(hashes, vectors)
-        if number + 1 >= COMPACT_AFTER_PARTS:
+        self._loaded.append(path)
+        if len(self._loaded) >= COMPACT_AFTER_PARTS:
             self.compact()
 
     def compact(self) -> None:
-        """Merge every part into one, written before the old parts are removed."""
-        parts = self._parts()
-        if len(parts) <= 1:
+        """Merge the parts this cache holds into one.
+
+        The merged part is in place before the old ones are removed, so a run killed midway
+        loses nothing (it leaves parts that repeat some hashes with the same vectors, read
+        once). Parts another process wrote meanwhile are not in memory and are left alone,
+        and the merged part is named by its hashes, so two processes never overwrite each
+        other's."""
+        if len(self._loaded) <= 1:
             return
         hashes = sorted(self._rows, key=self._rows.__getitem__)
-        merged = self.folder / f"part-000000-{hashes[0][:8]}-merged.parquet"
-        tmp = self.folder / "merge.parquet.tmp"
-        write_part(tmp, hashes, self.vectors(hashes))
-        for part in parts:
-            part.unlink()
-        tmp.replace(merged)
+        merged = self.folder / f"part-000000-{text_hash(''.join(hashes))[:12]}-merged.parquet"
+        write_part(merged, hashes, self.vectors(hashes))
+        for part in self._loaded:
+            if part != merged:
+                part.unlink(missing_ok=True)  # another process's compaction may have done it
+        self._loaded = [merged]
+
+
+def content_sha256(hashes: Sequence[str], vectors: np.ndarray) -> str:
+    """The checksum a part carries: its text hashes and float32 vector bytes, in order."""
+    digest = hashlib.sha256("\n".join(hashes).encode("utf-8"))
+    digest.update(np.ascontiguousarray(vectors, dtype=np.float32).tobytes())
+    return digest.hexdigest()
 
 
 def write_part(path: Path, hashes: list[str], vectors: np.ndarray) -> None:
+    """One part, with its content checksum in the Parquet metadata, written atomically."""
     dim = vectors.shape[1]
     flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1))
     table = pa.table({"text_hash": pa.array(hashes, pa.string()),
-                      "vector": pa.FixedSizeListArray.from_arrays(flat, dim)})
+                      "vector": pa.FixedSizeListArray.from_arrays(flat, dim)},
+                     metadata={CHECKSUM_KEY: content_sha256(hashes, vectors)})
     tmp = path.with_name(path.name + ".tmp")
     pq.write_table(table, tmp, compression="zstd")
     tmp.replace(path)
