@@ -17,6 +17,8 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+from evals.inputs import read_yaml
+
 BASELINES = Path(__file__).resolve().parent / "baselines" / "regression.yaml"
 HEADLINE_METRICS = ("ndcg@10", "map", "precision@3", "mrr")
 DEFAULT_TOLERANCE = 0.01
@@ -29,6 +31,7 @@ OK, REGRESSED, IMPROVED, MISSING, NEW, NOT_COMPARABLE = (
     "ok", "regressed", "improved", "missing", "new", "not_comparable")
 FAILING = (REGRESSED, MISSING)
 KEY = ["config", "queryset", "embedder"]
+METRICS_COLUMNS = [*KEY, "group", "corpus_fingerprint"]  # what write_baseline reads
 COLUMNS = [*KEY, "metric", "expected", "measured", "delta", "tolerance", "status"]
 
 
@@ -36,29 +39,48 @@ class BaselineError(ValueError):
     """A baseline file that cannot be used; names the file and entry."""
 
 
+def _number(value: object, where: str) -> float:
+    """A score or tolerance: YAML's `true` is an int to Python, and no measurement."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise BaselineError(f"{where} must be a number, not {value!r}")
+    return float(value)
+
+
+def _mapping(value: object, where: str, what: str) -> dict:
+    if not isinstance(value, dict):
+        raise BaselineError(f"{where}: expected {what}, got {type(value).__name__}")
+    return value
+
+
 def load_baseline(path: Path = BASELINES) -> pd.DataFrame:
     """One row per (config, queryset, embedder, metric): expected, tolerance, corpus. No file
     is an empty baseline: every config is then `new`, and the check says none was compared."""
     if not path.exists():
         return pd.DataFrame(columns=[*KEY, "corpus", "metric", "expected", "tolerance"])
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as err:
-        raise BaselineError(f"{path}: not valid YAML: {err}") from err
-    default = float(data.get("tolerance", DEFAULT_TOLERANCE))
+    data = _mapping(read_yaml(path, BaselineError) or {}, str(path),
+                    "a mapping with 'tolerance' and 'expected'")
+    default = _number(data.get("tolerance", DEFAULT_TOLERANCE), f"{path}: tolerance")
+    expected_entries = data.get("expected") or []
+    if not isinstance(expected_entries, list):
+        raise BaselineError(f"{path}: 'expected' must be a list of entries, got "
+                            f"{type(expected_entries).__name__}")
     rows = []
-    for number, entry in enumerate(data.get("expected") or [], 1):
+    for number, entry in enumerate(expected_entries, 1):
+        where = f"{path}: entry {number}"
+        entry = _mapping(entry, where, "a mapping with config, queryset, embedder, corpus, "
+                         "scores")
         missing = [key for key in (*KEY, "corpus", "scores") if key not in entry]
         if missing:
-            raise BaselineError(f"{path}: entry {number}: missing {', '.join(missing)}")
-        tolerances = entry.get("tolerance", {})
-        for metric, expected in entry["scores"].items():
-            if not isinstance(expected, int | float):
-                raise BaselineError(f"{path}: entry {number} ({entry['config']}): {metric} "
-                                    f"must be a number, not {expected!r}")
+            raise BaselineError(f"{where}: missing {', '.join(missing)}")
+        where = f"{where} ({entry['config']})"
+        scores = _mapping(entry["scores"], where, "'scores' to map metric names to numbers")
+        tolerances = _mapping(entry.get("tolerance", {}), where,
+                              "'tolerance' to map metric names to numbers")
+        for metric, expected in scores.items():
             rows.append({**{key: entry[key] for key in KEY}, "corpus": entry["corpus"],
-                         "metric": metric, "expected": float(expected),
-                         "tolerance": float(tolerances.get(metric, default))})
+                         "metric": metric, "expected": _number(expected, f"{where}: {metric}"),
+                         "tolerance": _number(tolerances.get(metric, default),
+                                              f"{where}: tolerance of {metric}")})
     frame = pd.DataFrame(rows, columns=[*KEY, "corpus", "metric", "expected", "tolerance"])
     duplicated = frame[frame.duplicated([*KEY, "metric"])]
     if len(duplicated):
@@ -119,13 +141,26 @@ def failures(deltas: pd.DataFrame) -> pd.DataFrame:
     return deltas[deltas["status"].isin(FAILING)]
 
 
+def read_metrics(path: Path) -> pd.DataFrame:
+    """A metrics table for `write_baseline`, refused with the file named when it is not
+    Parquet or lacks a column the baseline is keyed on."""
+    try:
+        metrics = pd.read_parquet(path)
+    except (OSError, ValueError) as err:  # pyarrow's ArrowInvalid is a ValueError
+        raise ValueError(f"{path}: not a readable Parquet table: {err}") from err
+    missing = [column for column in METRICS_COLUMNS if column not in metrics.columns]
+    if missing:
+        raise ValueError(f"{path}: not a metrics table: lacks column(s) {', '.join(missing)}")
+    return metrics
+
+
 def write_baseline(metrics: pd.DataFrame, path: Path = BASELINES,
                    metric_names: Sequence[str] = HEADLINE_METRICS,
                    tolerance: float = DEFAULT_TOLERANCE) -> int:
     """Write these metrics' entries into the file, replacing those with the same (config,
     queryset, embedder) and keeping the rest (another embedder's, or a config that was not run:
     it stays `missing` until someone removes it on purpose); returns the entries written."""
-    existing = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else None
+    existing = read_yaml(path, BaselineError) if path.exists() else None
     existing = existing or {}
     overall = metrics[metrics["group"] == "all"].sort_values(KEY)
     fresh = [{"config": row["config"], "queryset": row["queryset"], "embedder": row["embedder"],

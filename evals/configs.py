@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
+from evals.inputs import read_yaml
 
 CONFIGS = Path(__file__).resolve().parent / "configs"
 
@@ -25,7 +25,7 @@ class RetrievalConfig:
 
 def load_config(name: str, root: Path = CONFIGS) -> RetrievalConfig:
     path = root / f"{name}.yaml"
-    params = yaml.safe_load(path.read_text(encoding="utf-8"))
+    params = read_yaml(path)
     if not isinstance(params, dict) or params.get("name") != name:
         raise ValueError(f"{path}: 'name' must be {name!r}")
     return RetrievalConfig(name, params)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from evals.querysets import QuerySet, QuerySetError, load_queryset
+from evals.querysets import QuerySet, QuerySetError, load_queryset, read_qrels_lines
 
 CORPUS_SETS = ("aila2019-precedents", "aila2019-statutes", "irled2017-precedents")
 # the judgment sources each precedent set is judged over: its candidates, and only those
@@ -22,13 +22,8 @@ CANDIDATE_SOURCES = {"aila2019-precedents": ("aila2019",),
 
 def read_qrels(path: Path, doc_prefix: str) -> dict[str, dict[str, int]]:
     qrels: dict[str, dict[str, int]] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        parts = line.split()
-        if not parts:
-            continue
-        if len(parts) != 4 or not parts[3].lstrip("-").isdigit():
-            raise QuerySetError(f"{path}:{number}: expected 'qid Q0 doc_id grade'")
-        qrels.setdefault(parts[0], {})[doc_prefix + parts[2]] = int(parts[3])
+    for _, qid, doc_id, grade in read_qrels_lines(path, "qid Q0 doc_id grade", doc_prefix):
+        qrels.setdefault(qid, {})[doc_id] = grade
     return qrels
 
 

@@ -15,8 +15,8 @@ from importlib import resources
 from pathlib import Path
 
 import pandas as pd
-import yaml
 
+from evals.inputs import read_yaml
 from nyaya.citations.statutes import extract_statute_mentions
 from nyaya.judgments.tables import resolve_in_time
 from nyaya.statutes.indiacode import normalize_section_number
@@ -25,8 +25,8 @@ from nyaya.statutes.registry import alias_index_from_rows
 
 @cache
 def load_labels(name: str) -> dict:
-    text = resources.files("evals").joinpath("labels", name).read_text(encoding="utf-8")
-    return yaml.safe_load(text)
+    """A label file of evals/labels/; a YAML error names the file."""
+    return read_yaml(resources.files("evals").joinpath("labels", name))
 
 
 def _same_provision(label: dict, act_code: str | None, section: str | None) -> bool:

@@ -85,9 +85,19 @@ def bpref(frame: pd.DataFrame, qrels: dict[str, dict[str, int]]) -> float:
     return total / len(qrels)
 
 
+def _check_cutoffs(metrics: tuple[str, ...]) -> None:
+    """ranx says only "invalid literal for int()" of a cutoff like `ndcg@ten`: name the metric."""
+    for name in metrics:
+        _, at, cutoff = name.partition("@")
+        if at and not cutoff.isdigit():
+            raise ValueError(f"metric {name!r}: the cutoff after '@' must be a whole number, "
+                             f"got {cutoff!r}")
+
+
 def evaluate_run(frame: pd.DataFrame, qrels: dict[str, dict[str, int]],
                  metrics: tuple[str, ...] = DEFAULT_METRICS) -> dict[str, float]:
     """Mean metrics over the judged queries; an unanswered query scores zero, never drops."""
+    _check_cutoffs(metrics)
     own = {name: (judged_at if name.startswith(JUDGED) else repealed_at)
            for name in metrics if name.startswith((JUDGED, REPEALED))}
     ranx_metrics = [m for m in metrics if m not in own and m != BPREF]

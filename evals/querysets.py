@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
+
+from evals.inputs import read_text
 
 QUERYSETS = Path(__file__).resolve().parent / "querysets"
 REQUIRED_FIELDS = ("qid", "query", "query_type", "domain")
@@ -26,37 +29,60 @@ class QuerySet:
         return dict(zip(self.queries["qid"], self.queries[field], strict=True))
 
 
-def load_queryset(name: str, root: Path = QUERYSETS) -> QuerySet:
-    folder = root / name
-    queries_path, qrels_path = folder / "queries.jsonl", folder / "qrels.txt"
+def read_qrels_lines(path: Path, form: str, doc_prefix: str = ""
+                     ) -> Iterator[tuple[int, str, str, int]]:
+    """(line, qid, doc_id, grade) of a TREC qrels file whose lines read `form`; a (qid, doc_id)
+    judged twice is refused, since its second grade would silently replace the first."""
+    first: dict[tuple[str, str], int] = {}
+    for number, line in enumerate(read_text(path, QuerySetError).splitlines(), 1):
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != 4 or not parts[3].lstrip("-").isdigit():
+            raise QuerySetError(f"{path}:{number}: expected {form!r}")
+        qid, doc_id = parts[0], doc_prefix + parts[2]
+        if (qid, doc_id) in first:
+            raise QuerySetError(f"{path}:{number}: qid {qid} judges {doc_id} again (first on "
+                                f"line {first[qid, doc_id]}): one grade per query and document")
+        first[qid, doc_id] = number
+        yield number, qid, doc_id, int(parts[3])
+
+
+def _query_rows(path: Path) -> list[dict]:
+    """The queries of a queries.jsonl, each line an object with the required fields."""
     rows = []
-    for number, line in enumerate(queries_path.read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate(read_text(path, QuerySetError).splitlines(), 1):
         if not line.strip():
             continue
         try:
             row = json.loads(line)
         except json.JSONDecodeError as err:
-            raise QuerySetError(f"{queries_path}:{number}: invalid JSON: {err.msg}") from err
+            raise QuerySetError(f"{path}:{number}: invalid JSON: {err.msg}") from err
+        if not isinstance(row, dict):
+            raise QuerySetError(f"{path}:{number}: expected a JSON object, got "
+                                f"{type(row).__name__}")
         missing = [f for f in REQUIRED_FIELDS if not row.get(f)]
         if missing:
-            raise QuerySetError(f"{queries_path}:{number}: missing {', '.join(missing)}")
+            raise QuerySetError(f"{path}:{number}: missing {', '.join(missing)}")
         rows.append(row)
-    queries = pd.DataFrame(rows)
+    if not rows:
+        raise QuerySetError(f"{path}: no queries")
+    return rows
+
+
+def load_queryset(name: str, root: Path = QUERYSETS) -> QuerySet:
+    folder = root / name
+    queries_path, qrels_path = folder / "queries.jsonl", folder / "qrels.txt"
+    queries = pd.DataFrame(_query_rows(queries_path))
     dup = queries["qid"][queries["qid"].duplicated()].tolist()
     if dup:
         raise QuerySetError(f"{queries_path}: duplicate qids {dup}")
     qrels: dict[str, dict[str, int]] = {}
     known = set(queries["qid"])
-    for number, line in enumerate(qrels_path.read_text(encoding="utf-8").splitlines(), 1):
-        parts = line.split()
-        if not parts:
-            continue
-        if len(parts) != 4 or not parts[3].lstrip("-").isdigit():
-            raise QuerySetError(f"{qrels_path}:{number}: expected 'qid 0 doc_id grade'")
-        qid, _, doc_id, grade = parts
+    for number, qid, doc_id, grade in read_qrels_lines(qrels_path, "qid 0 doc_id grade"):
         if qid not in known:
             raise QuerySetError(f"{qrels_path}:{number}: qid {qid} is not in {queries_path.name}")
-        qrels.setdefault(qid, {})[doc_id] = int(grade)
+        qrels.setdefault(qid, {})[doc_id] = grade
     return QuerySet(name, queries, qrels)
 
 

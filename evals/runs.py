@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pandas as pd
+
+from evals.inputs import read_text
 
 RUN_COLUMNS = ["qid", "doc_id", "rank", "score", "method"]
 
@@ -57,7 +60,7 @@ def read_trec(path: Path) -> pd.DataFrame:
     score, then doc id (as `rank_frame` orders ours), whatever rank column the file carries."""
     rows = []
     seen: set[tuple[str, str]] = set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate(read_text(path, TrecRunError).splitlines(), 1):
         parts = line.split()
         if not parts:
             continue
@@ -69,6 +72,8 @@ def read_trec(path: Path) -> pd.DataFrame:
             value = float(score)
         except ValueError:
             raise TrecRunError(f"{path}:{number}: score {score!r} is not a number") from None
+        if not math.isfinite(value):  # nan and inf sort arbitrarily against real scores
+            raise TrecRunError(f"{path}:{number}: score {score!r} is not a finite number")
         if (qid, doc_id) in seen:
             raise TrecRunError(f"{path}:{number}: {doc_id} listed twice for query {qid}")
         seen.add((qid, doc_id))

@@ -8,8 +8,8 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from nyaya.lookup import StatuteLookup, render_block
-from nyaya.settings import Settings
+from nyaya.lookup import StatuteLookup, read_sections, render_block
+from nyaya.settings import Settings, SettingsError
 from nyaya.statutes.registry import alias_index_from_rows
 from nyaya.tables import read_table
 
@@ -17,21 +17,20 @@ from nyaya.tables import read_table
 def load_lookup(settings: Settings) -> StatuteLookup:
     """The exact-lookup index over the built tables in the warehouse."""
     registry = read_table(settings.table_path("act_registry"))
-    sections = read_table(settings.table_path("sections"))
+    sections = read_sections(settings.table_path("sections"))
     transitions = read_table(settings.table_path("law_transition_map"))
     return StatuteLookup(
         registry.to_dict("records"),
-        sections[["act_code", "section_number", "title", "text", "chapter_number",
-                  "chapter_title", "status", "extraction_confidence"]].to_dict("records"),
+        sections.to_dict("records"),
         transitions.to_dict("records"),
         alias_index_from_rows(registry.to_dict("records")),
     )
 
 
 def _lookup(args: argparse.Namespace) -> int:
-    try:
+    try:  # a missing table, or a CorruptTableError / a table without its columns (ValueError)
         lookup = load_lookup(Settings.from_env())
-    except FileNotFoundError as err:
+    except (OSError, ValueError) as err:
         print(f"nyaya lookup: {err}", file=sys.stderr)
         return 2
     result = lookup.lookup(" ".join(args.citation))
@@ -68,14 +67,10 @@ def _verify(args: argparse.Namespace) -> int:
             from nyaya.verify.relevance import RelevanceJudge
 
             judge = RelevanceJudge.from_settings(settings)
-    except (FileNotFoundError, ValueError) as err:
+        text = sys.stdin.read() if args.file == "-" else _read_text(Path(args.file))
+    except (OSError, ValueError) as err:
         print(f"nyaya verify: {err}", file=sys.stderr)
         return 2
-    if args.file == "-":
-        text = sys.stdin.read()
-    else:
-        with open(args.file, encoding="utf-8") as handle:
-            text = handle.read()
     case_verifier, why_not = _load_case_verifier(settings, llm)
     report = verify_text(text, checker, as_of=args.as_of, case_verifier=case_verifier,
                          query=args.query, relevance=judge)
@@ -208,9 +203,7 @@ def _eval(args: argparse.Namespace) -> int:
 
 def _baseline(args: argparse.Namespace) -> int:
     """Write the regression baseline from a metrics table (the latest report's by default)."""
-    import pandas as pd
-
-    from evals.baseline import BASELINES, write_baseline
+    from evals.baseline import BASELINES, read_metrics, write_baseline
 
     source = Path(args.metrics) if args.metrics else (
         Settings.from_env().data_dir / "reports" / "latest" / "metrics.parquet")
@@ -219,7 +212,11 @@ def _baseline(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     target = Path(args.output) if args.output else BASELINES
-    count = write_baseline(pd.read_parquet(source), target, tolerance=args.tolerance)
+    try:  # BaselineError (the existing baseline file) is a ValueError too
+        count = write_baseline(read_metrics(source), target, tolerance=args.tolerance)
+    except (OSError, ValueError) as err:
+        print(f"nyaya baseline: {err}", file=sys.stderr)
+        return 2
     print(f"{target}: {count} entries written from {source}")
     return 0
 
@@ -294,7 +291,11 @@ def main(argv: list[str] | None = None) -> int:
                           help="default absolute tolerance for a new file")
     baseline.set_defaults(handler=_baseline)
     args = parser.parse_args(argv)
-    return args.handler(args)
+    try:
+        return args.handler(args)
+    except SettingsError as err:  # the environment every command reads
+        print(f"nyaya {args.command}: {err}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -10,9 +10,13 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import pandas as pd
 
 from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.registry import AliasIndex, known_gaps
+from nyaya.tables import read_table
 
 VERIFIED = "VERIFIED"
 NOT_FOUND = "NOT_FOUND"
@@ -115,6 +119,21 @@ def _act_in(text: str, aliases: AliasIndex) -> str | None:
     return None
 
 
+SECTION_COLUMNS = ["act_code", "section_number", "title", "text", "chapter_number",
+                   "chapter_title", "status", "extraction_confidence"]
+
+
+def read_sections(path: Path) -> pd.DataFrame:
+    """The sections table's columns a StatuteLookup reads; a table without them is refused by
+    name, where pandas' KeyError would list only the columns."""
+    sections = read_table(path)
+    missing = [column for column in SECTION_COLUMNS if column not in sections.columns]
+    if missing:
+        raise ValueError(f"{path}: lacks column(s) {', '.join(missing)}; build the tables "
+                         "again (`make run`)")
+    return sections[SECTION_COLUMNS]
+
+
 class StatuteLookup:
     """In-memory exact lookup over the sections table (plain dicts, built once)."""
 
@@ -126,6 +145,7 @@ class StatuteLookup:
                          for row in sections}
         self.successors: dict[tuple[str, str], list[dict]] = defaultdict(list)
         self.predecessors: dict[tuple[str, str], list[dict]] = defaultdict(list)
+        self._previews: dict[tuple[str, str], str] = {}
         for row in transitions:
             # Rows may come from a DataFrame, where a missing side is NaN rather than None.
             if not isinstance(row.get("old_section"), str) or not isinstance(
@@ -135,6 +155,15 @@ class StatuteLookup:
             new = (row["new_act_code"], normalize_section_number(row["new_section"]))
             _merge_link(self.successors[old], row["new_act_code"], row["new_section"], row)
             _merge_link(self.predecessors[new], row["old_act_code"], row["old_section"], row)
+
+    def _preview(self, key: tuple[str, str], row: dict) -> str:
+        """The section's opening text on one line, made once per section: the verification
+        gate resolves the same sections over and over."""
+        found = self._previews.get(key)
+        if found is None:
+            text = " ".join(row["text"].split())
+            found = self._previews[key] = text[:300] + ("..." if len(text) > 300 else "")
+        return found
 
     def lookup(self, text: str) -> LookupResult:
         return self.resolve(parse_citation(text, self.aliases))
@@ -156,7 +185,6 @@ class StatuteLookup:
             if gap:
                 result.reason += f" (it exists in law but the corpus lacks it: {gap})"
             return result
-        text = " ".join(row["text"].split())
         result.status = VERIFIED
         result.section_number = row["section_number"]
         result.title = row["title"]
@@ -166,7 +194,7 @@ class StatuteLookup:
         result.chapter_title = row.get("chapter_title")
         result.section_status = row["status"]
         result.extraction_confidence = row["extraction_confidence"]
-        result.text_preview = text[:300] + ("..." if len(text) > 300 else "")
+        result.text_preview = self._preview(key, row)
         result.successors = list(self.successors.get(key, []))
         result.predecessors = list(self.predecessors.get(key, []))
         return result

@@ -22,6 +22,26 @@ def resolve(path: str | os.PathLike) -> Path:
 
 
 CHUNKED_COLLECTIONS = ("legal_sub_sections", "sc_judgments")
+DEFAULT_EMBEDDER = "minilm-int8"
+DEFAULT_CHUNK_EMBEDDER = "minilm-static"
+
+
+class SettingsError(ValueError):
+    """An environment variable whose value cannot work; the message names the variable."""
+
+
+def _embedder(variable: str, default: str) -> str:
+    """The embedder a variable names, refused now and by variable: load_embedder would refuse
+    it only when embedding starts, naming the embedder alone."""
+    name = os.environ.get(variable) or default
+    if name != default:
+        # numpy only, no torch; imported when the variable is set, to keep this module light
+        from nyaya.index.embedders import EMBEDDERS
+
+        if name not in EMBEDDERS:
+            raise SettingsError(f"{variable}={name!r} is not an embedder; choose one of "
+                                f"{sorted(EMBEDDERS)}")
+    return name
 
 
 @dataclass(frozen=True)
@@ -35,8 +55,8 @@ class Settings:
     # names from nyaya.index.embedders.EMBEDDERS: `embedder` for the sections (and the
     # transition context), `chunk_embedder` for the 124k sub-section units and 188k judgment
     # chunks, where a transformer would take hours on a CPU
-    embedder: str = "minilm-int8"
-    chunk_embedder: str = "minilm-static"
+    embedder: str = DEFAULT_EMBEDDER
+    chunk_embedder: str = DEFAULT_CHUNK_EMBEDDER
     bge_m3_path: Path | None = None  # BGE-M3 weights on disk, for the bge-m3 embedder
     models_root: Path | None = None  # derived models (the distilled static one); data/models
     # an OpenAI-compatible endpoint (".../v1") for the optional LLM validators and segment judge;
@@ -56,8 +76,8 @@ class Settings:
             qdrant_url=os.environ.get("NYAYA_QDRANT_URL") or None,
             judgments_dataset=os.environ.get("NYAYA_JUDGMENTS_DATASET") or None,
             qdrant_api_key=os.environ.get("NYAYA_QDRANT_API_KEY") or None,
-            embedder=os.environ.get("NYAYA_EMBEDDER") or "minilm-int8",
-            chunk_embedder=os.environ.get("NYAYA_CHUNK_EMBEDDER") or "minilm-static",
+            embedder=_embedder("NYAYA_EMBEDDER", DEFAULT_EMBEDDER),
+            chunk_embedder=_embedder("NYAYA_CHUNK_EMBEDDER", DEFAULT_CHUNK_EMBEDDER),
             bge_m3_path=resolve(os.environ["NYAYA_BGE_M3_PATH"])
             if os.environ.get("NYAYA_BGE_M3_PATH") else None,
             models_root=resolve(os.environ["NYAYA_MODELS"])

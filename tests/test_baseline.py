@@ -116,12 +116,17 @@ def test_write_replaces_same_key_keeps_the_rest_and_rounds(baseline_file):
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("expected:\n  - {config: a, queryset: q, embedder: e, corpus: c}\n", "missing scores"),
-    ("expected:\n  - {config: a, queryset: q, embedder: e, scores: {map: 1}}\n",
-     "missing corpus"),
-    ("expected:\n  - {config: a, queryset: q, embedder: e, corpus: c, scores: {map: x}}\n",
-     "map must be a number"),
-    ("expected: [\n", "not valid YAML"),
+    pytest.param("expected:\n  - {config: a, queryset: q, embedder: e, corpus: c}\n",
+                 "missing scores",
+                 marks=pytest.mark.bad_input("baseline YAML", "entry without scores")),
+    pytest.param("expected:\n  - {config: a, queryset: q, embedder: e, scores: {map: 1}}\n",
+                 "missing corpus",
+                 marks=pytest.mark.bad_input("baseline YAML", "entry without corpus")),
+    pytest.param("expected:\n  - {config: a, queryset: q, embedder: e, corpus: c, "
+                 "scores: {map: x}}\n", "map must be a number",
+                 marks=pytest.mark.bad_input("baseline YAML", "score not a number")),
+    pytest.param("expected: [\n", "not valid YAML",
+                 marks=pytest.mark.bad_input("baseline YAML", "baseline not valid YAML")),
 ])
 def test_bad_baseline_files_name_the_entry(tmp_path, text, message):
     path = tmp_path / "bad.yaml"

@@ -148,6 +148,7 @@ def test_figures_survive_the_child_process_line():
     assert [Figure(**row) for row in rows] == [figure]
 
 
+@pytest.mark.bad_input("CLI", "benchmark --only with an unknown name")
 def test_only_rejects_an_unknown_benchmark_with_the_names_it_knows(capsys):
     with pytest.raises(SystemExit) as exited:
         main(["--only", "statutes,no-such-bench"])
@@ -157,6 +158,7 @@ def test_only_rejects_an_unknown_benchmark_with_the_names_it_knows(capsys):
     assert "statutes, judgments" in error  # the valid names are listed
 
 
+@pytest.mark.bad_input("CLI", "benchmark --only empty")
 def test_only_rejects_an_empty_list():
     with pytest.raises(ValueError, match=r"\(none given\)"):
         select_benchmarks(" , ")

@@ -289,11 +289,13 @@ def test_p_values_means_and_counts_match_ranx_compare(seed):
 
 # --- errors -----------------------------------------------------------------------------------
 
+@pytest.mark.bad_input("run comparison", "baseline config not among the runs")
 def test_missing_baseline_is_named():
     with pytest.raises(ValueError, match=r"'bm25'.*better, mixed"):
         compare_configs({"better": BETTER, "mixed": MIXED}, QRELS, "bm25")
 
 
+@pytest.mark.bad_input("run comparison", "run answering no judged query")
 def test_run_with_no_judged_query_is_named():
     stray = run_of({"q9": ["a"]})
     with pytest.raises(ValueError, match="'stray' answers none of the 4 judged"):
@@ -310,11 +312,13 @@ def test_bad_arguments(kwargs, message):
         compare_configs({"base": BASE, "better": BETTER}, QRELS, "base", **kwargs)
 
 
+@pytest.mark.bad_input("run comparison", "no judged queries")
 def test_empty_qrels_are_refused():
     with pytest.raises(ValueError, match="no judged queries"):
         compare_configs({"base": BASE}, {}, "base")
 
 
+@pytest.mark.bad_input("run comparison", "run frame without rank and score")
 def test_missing_columns_are_named():
     with pytest.raises(ValueError, match=r"'bare' lacks columns \['rank', 'score'\]"):
         compare_configs({"base": BASE, "bare": BASE[["qid", "doc_id"]]}, QRELS, "base")

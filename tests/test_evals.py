@@ -102,12 +102,17 @@ def test_statute_queryset_is_valid_and_balanced():
 
 
 @pytest.mark.parametrize(("queries", "qrels", "message"), [
-    ('{"qid": "Q1", "query": "x", "query_type": "t"}\n', "", "missing domain"),
-    ('{"qid": "Q1", "query": "x", "query_type": "t", "domain": "d"}\n{bad\n', "", ":2: invalid"),
-    ('{"qid": "Q1", "query": "x", "query_type": "t", "domain": "d"}\n', "Q2 0 A:1 1\n",
-     "qid Q2 is not in"),
-    ('{"qid": "Q1", "query": "x", "query_type": "t", "domain": "d"}\n', "Q1 0 A:1\n",
-     "expected 'qid 0 doc_id grade'"),
+    pytest.param('{"qid": "Q1", "query": "x", "query_type": "t"}\n', "", "missing domain",
+                 marks=pytest.mark.bad_input("query sets", "query missing a required field")),
+    pytest.param('{"qid": "Q1", "query": "x", "query_type": "t", "domain": "d"}\n{bad\n', "",
+                 ":2: invalid",
+                 marks=pytest.mark.bad_input("query sets", "query line not valid JSON")),
+    pytest.param('{"qid": "Q1", "query": "x", "query_type": "t", "domain": "d"}\n',
+                 "Q2 0 A:1 1\n", "qid Q2 is not in",
+                 marks=pytest.mark.bad_input("qrels", "judged qid not in the query set")),
+    pytest.param('{"qid": "Q1", "query": "x", "query_type": "t", "domain": "d"}\n',
+                 "Q1 0 A:1\n", "expected 'qid 0 doc_id grade'",
+                 marks=pytest.mark.bad_input("qrels", "qrels line without grade")),
 ])
 def test_malformed_queryset_names_file_and_line(tmp_path, queries, qrels, message):
     (tmp_path / "bad").mkdir()
@@ -146,10 +151,14 @@ def test_report_has_speed_and_extra_sections(tmp_path):
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("q1 Q0 a 1 1.0\n", "expected 6 columns"),
-    ("q1 Q0 a 1 high t\n", "score 'high' is not a number"),
-    ("q1 Q0 a 1 2.0 t\nq1 Q0 a 2 1.0 t\n", ":2: a listed twice for query q1"),
-    ("\n", "no run lines"),
+    pytest.param("q1 Q0 a 1 1.0\n", "expected 6 columns",
+                 marks=pytest.mark.bad_input("TREC runs", "wrong number of columns")),
+    pytest.param("q1 Q0 a 1 high t\n", "score 'high' is not a number",
+                 marks=pytest.mark.bad_input("TREC runs", "score not a number")),
+    pytest.param("q1 Q0 a 1 2.0 t\nq1 Q0 a 2 1.0 t\n", ":2: a listed twice for query q1",
+                 marks=pytest.mark.bad_input("TREC runs", "document listed twice for a query")),
+    pytest.param("\n", "no run lines",
+                 marks=pytest.mark.bad_input("TREC runs", "run without lines")),
 ])
 def test_bad_trec_runs_name_file_and_line(tmp_path, text, message):
     path = tmp_path / "run.trec"
@@ -181,6 +190,7 @@ def test_eval_command_scores_an_external_run(tmp_path, capsys):
     assert {row["group_kind"] for row in report["rows"]} == {"all", "query_type"}
 
 
+@pytest.mark.bad_input("CLI", "eval of a run of another query set")
 def test_eval_command_refuses_a_run_of_another_set(tmp_path, capsys):
     path = tmp_path / "other.trec"
     path.write_text("AILA_Q1 Q0 AILA:C1 1 1.0 ext\n")

@@ -67,6 +67,9 @@ def test_bm25_document_weights_follow_the_formula():
 
 # --- embedders ----------------------------------------------------------------------------
 
+@pytest.mark.bad_input("settings/env", "bge-m3 folder without lexical head")
+@pytest.mark.bad_input("settings/env", "bge-m3 path not a folder")
+@pytest.mark.bad_input("settings/env", "bge-m3 weights not configured")
 def test_bge_m3_without_its_lexical_head_is_refused(tmp_path):
     with pytest.raises(EmbedderError, match=r"sparse_linear\.pt"):
         check_bge_m3(tmp_path)
@@ -76,6 +79,7 @@ def test_bge_m3_without_its_lexical_head_is_refused(tmp_path):
         load_embedder("bge-m3", tmp_path)
 
 
+@pytest.mark.bad_input("settings/env", "unknown embedder name")
 def test_unknown_embedder_names_the_choices(tmp_path):
     with pytest.raises(EmbedderError, match="minilm-static"):
         load_embedder("minilm-large", tmp_path)
@@ -138,6 +142,7 @@ def test_cache_compaction_keeps_every_vector(tmp_path, static_embedder, monkeypa
     assert np.array_equal(reopened.vectors([text_hash(t) for t in texts]), vectors)
 
 
+@pytest.mark.bad_input("indexes", "damaged embedding cache part")
 def test_a_damaged_cache_part_is_named(tmp_path, static_embedder):
     cache = EmbeddingCache(tmp_path, static_embedder)
     embed_with_cache(["theft"], cache)
@@ -213,6 +218,8 @@ def test_faiss_indexes_persist_with_metadata_and_recall_is_measured(tmp_path, ki
         assert rows[0, 0] == int(np.argmax(vectors @ queries[0]))
 
 
+@pytest.mark.bad_input("indexes", "stale FAISS index")
+@pytest.mark.bad_input("indexes", "corrupted FAISS index file")
 def test_a_corrupted_or_stale_faiss_index_is_refused(tmp_path):
     vectors = unit_vectors(100)
     ids = [f"d{n}" for n in range(100)]

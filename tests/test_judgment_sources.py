@@ -241,6 +241,10 @@ def test_decode_file(data, reason, note):
 
 # --- the fixture tree ---------------------------------------------------------------------
 
+@pytest.mark.bad_input("judgment corpus", "empty judgment file")
+@pytest.mark.bad_input("judgment corpus", "binary judgment file")
+@pytest.mark.bad_input("judgment corpus", "undecodable judgment text")
+@pytest.mark.bad_input("judgment corpus", "judgment with header only")
 def test_read_judgments_counts_ids_and_quarantine(judgments):
     records, quarantined = judgments
     assert sorted(records) == [
@@ -360,6 +364,7 @@ def test_current_case_headers(judgments):
     assert c4.judges == ["A. Rao", "B. Menon"]  # the author line repeats a bench judge
 
 
+@pytest.mark.bad_input("judgment corpus", "sc-metadata duplicate record")
 def test_read_sc_metadata_fixture(judgment_corpus):
     records, quarantined = read_sc_metadata(judgment_corpus)
     by_id = {r.record_id: r for r in records}
@@ -390,6 +395,7 @@ def test_same_case_has_a_registry_record(judgments, judgment_corpus):
     assert match.decision_date == prior.decision_date == records["AILA:C1"].decision_date
 
 
+@pytest.mark.bad_input("judgment corpus", "judgment source folder missing")
 def test_missing_sources_are_reported_not_fatal(tmp_path):
     records, quarantined = read_judgments(tmp_path)
     assert records == [] and {q.reason for q in quarantined} == {"missing_source"}
@@ -407,6 +413,8 @@ def hf_cache(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.mark.bad_input("judgment corpus", "dataset row with empty text")
+@pytest.mark.bad_input("judgment corpus", "dataset duplicate doc_id")
 def test_read_judgment_dataset_from_jsonl(hf_cache):
     rows = [
         {"doc_id": "x1", "text": "Held: the conviction under Section 302 IPC stands.\n",
@@ -434,6 +442,7 @@ def test_read_judgment_dataset_from_jsonl(hf_cache):
         ("empty_text", 2), ("duplicate_doc_id", 4)]
 
 
+@pytest.mark.bad_input("judgment corpus", "dataset without required columns")
 def test_read_judgment_dataset_requires_columns(hf_cache):
     path = hf_cache / "bad.jsonl"
     path.write_text(json.dumps({"id": "a", "body": "text"}) + "\n", encoding="utf-8")

@@ -26,12 +26,21 @@ def write_act(root: Path, slug: str, body: bytes) -> Path:
 @pytest.mark.parametrize(
     ("content", "line", "message"),
     [
-        (b"", None, "file is empty"),
-        (b"title: x\n---\n", 1, "front matter missing"),
-        (b"---\ntitle: x\npart 1\n---\n", 3, "bad front matter line"),
-        (b"---\ntitle: x\npart: 1\nparts: 1\n", 4, "not closed"),
-        (b"---\ntitle: x\n---\n## Section 1 - A.\n", 3, "lacks required keys: part, parts"),
-        (FRONT.encode() + b"## Section 1 - Caf\xe9 rules.\n", 8, "not valid UTF-8"),
+        pytest.param(b"", None, "file is empty",
+                     marks=pytest.mark.bad_input("statute corpus", "empty act file")),
+        pytest.param(b"title: x\n---\n", 1, "front matter missing",
+                     marks=pytest.mark.bad_input("statute corpus", "front matter missing")),
+        pytest.param(b"---\ntitle: x\npart 1\n---\n", 3, "bad front matter line",
+                     marks=pytest.mark.bad_input("statute corpus",
+                                                 "front matter line without ':'")),
+        pytest.param(b"---\ntitle: x\npart: 1\nparts: 1\n", 4, "not closed",
+                     marks=pytest.mark.bad_input("statute corpus", "front matter not closed")),
+        pytest.param(b"---\ntitle: x\n---\n## Section 1 - A.\n", 3,
+                     "lacks required keys: part, parts",
+                     marks=pytest.mark.bad_input("statute corpus",
+                                                 "front matter lacks required keys")),
+        pytest.param(FRONT.encode() + b"## Section 1 - Caf\xe9 rules.\n", 8, "not valid UTF-8",
+                     marks=pytest.mark.bad_input("statute corpus", "act file not valid UTF-8")),
     ],
 )
 def test_malformed_act_file_names_file_and_line(tmp_path, content, line, message):
@@ -43,6 +52,7 @@ def test_malformed_act_file_names_file_and_line(tmp_path, content, line, message
     assert message in caught.value.message
 
 
+@pytest.mark.bad_input("statute corpus", "part count differs from front matter")
 def test_part_count_must_match_front_matter(tmp_path):
     folder = write_act(tmp_path, "the-sample-act-2001", FRONT.replace("parts: 1", "parts: 2")
                        .encode() + b"## Section 1 - A.\n\ntext\n")
@@ -50,6 +60,7 @@ def test_part_count_must_match_front_matter(tmp_path):
         read_act(folder, tmp_path)
 
 
+@pytest.mark.bad_input("statute corpus", "duplicate section number in an act")
 def test_duplicate_section_is_quarantined_not_dropped(tmp_path):
     body = FRONT + "## Section 7 - First.\n\nalpha\n\n## Section 7 - Second.\n\nbeta\n"
     doc = read_act(write_act(tmp_path, "the-sample-act-2001", body.encode()), tmp_path)
@@ -62,6 +73,7 @@ def test_duplicate_section_is_quarantined_not_dropped(tmp_path):
     assert "different text" in bad.detail and "part-001.md:8" in bad.detail
 
 
+@pytest.mark.bad_input("statute corpus", "act without section headings")
 def test_act_without_sections_is_quarantined(tmp_path):
     doc = read_act(write_act(tmp_path, "the-sample-act-2001", (FRONT + "No headings.\n").encode()),
                    tmp_path)
@@ -77,6 +89,7 @@ def test_front_matter_line_numbers_are_kept():
         (8, "## Section 1 - A.")]
 
 
+@pytest.mark.bad_input("statute corpus", "repealed code JSON truncated")
 def test_truncated_json_names_line(tmp_path):
     path = tmp_path / "crpc.json"
     path.write_text('[\n {"chapter": 1, "section": 1,\n')
@@ -85,6 +98,9 @@ def test_truncated_json_names_line(tmp_path):
     assert caught.value.line == 3 and "invalid JSON" in caught.value.message
 
 
+@pytest.mark.bad_input("statute corpus", "repealed code record without section number")
+@pytest.mark.bad_input("statute corpus", "repealed code section number not a number")
+@pytest.mark.bad_input("statute corpus", "duplicate section in repealed code JSON")
 def test_bad_json_records_are_quarantined(tmp_path):
     records = [{"chapter": 1, "section": 1, "section_title": "Short title", "section_desc": "x"},
                {"chapter": 1, "section": "", "section_title": "No number", "section_desc": "y"},
@@ -97,6 +113,7 @@ def test_bad_json_records_are_quarantined(tmp_path):
         (2, "bad_record"), (3, "bad_record"), (4, "duplicate_section_number")]
 
 
+@pytest.mark.bad_input("statute corpus", "repealed JSONL line truncated")
 def test_truncated_jsonl_line_is_named(tmp_path):
     good = json.dumps({"section_number": "1", "section_title": "T", "full_text": "1. T.—x"})
     (tmp_path / "ipc.jsonl").write_text(good + "\n" + good[:20] + "\n")
@@ -105,6 +122,7 @@ def test_truncated_jsonl_line_is_named(tmp_path):
     assert caught.value.line == 2
 
 
+@pytest.mark.bad_input("statute corpus", "binary act file in a full ingest")
 def test_ingest_quarantines_unreadable_act_and_keeps_the_rest(tmp_path, fixture_corpus):
     corpus = tmp_path / "corpus"
     shutil.copytree(fixture_corpus, corpus)
@@ -118,6 +136,7 @@ def test_ingest_quarantines_unreadable_act_and_keeps_the_rest(tmp_path, fixture_
     assert any(s.act_code == "BNS_2023" and s.section_number == "103" for s in result.sections)
 
 
+@pytest.mark.bad_input("statute corpus", "section heading without text")
 def test_heading_without_text_is_quarantined_not_served(tmp_path):
     body = FRONT + "## Section 1 - Short title.\n\n## Section 2 - Definitions.\n\nterms\n"
     doc = read_act(write_act(tmp_path, "the-sample-act-2001", body.encode()), tmp_path)

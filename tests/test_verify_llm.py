@@ -193,8 +193,13 @@ BAD_VERDICTS = [
 ]
 
 
-@pytest.mark.parametrize(("reply", "named"), [c[1:] for c in FAILURES + BAD_VERDICTS],
-                         ids=[c[0] for c in FAILURES + BAD_VERDICTS])
+def _bad_replies(cases: list[tuple]) -> list:
+    """Each case as a param marked with its bad-input kind (an LLM reply is outside input)."""
+    return [pytest.param(*case[1:], id=case[0], marks=pytest.mark.bad_input(
+        "LLM replies", case[0].replace("_", " "))) for case in cases]
+
+
+@pytest.mark.parametrize(("reply", "named"), _bad_replies(FAILURES + BAD_VERDICTS))
 def test_a_failed_answer_is_uncertain_never_valid(stub: Stub, reply: Reply, named: str) -> None:
     stub.script(reply)
     got = llm.authority(stub.endpoint(timeout_s=0.2), CITE, 2025, NEUTRAL)
@@ -203,8 +208,7 @@ def test_a_failed_answer_is_uncertain_never_valid(stub: Stub, reply: Reply, name
     assert f"{stub.url}/chat/completions" in got.detail
 
 
-@pytest.mark.parametrize(("reply", "named"), [c[1:] for c in FAILURES],
-                         ids=[c[0] for c in FAILURES])
+@pytest.mark.parametrize(("reply", "named"), _bad_replies(FAILURES))
 def test_judge_reports_failures_as_error(stub: Stub, reply: Reply, named: str) -> None:
     stub.script(reply)
     status, reason = LlmSegmentJudge(stub.endpoint(timeout_s=0.2))("BNS 103 punishes murder.",
@@ -303,9 +307,12 @@ def test_endpoint_from_settings(monkeypatch: pytest.MonkeyPatch, env: dict[str, 
 
 
 @pytest.mark.parametrize(("make", "message"), [
-    (lambda: LlmEndpoint.from_settings(Settings.from_env()), "NYAYA_LLM_MODEL is not"),
-    (lambda: LlmEndpoint("llm:8000/v1", MODEL), "'llm:8000/v1' is not an http"),
-    (lambda: LlmEndpoint("http://llm/v1", MODEL, timeout_s=0), "timeout 0s is not > 0"),
+    pytest.param(lambda: LlmEndpoint.from_settings(Settings.from_env()), "NYAYA_LLM_MODEL is not",
+                 marks=pytest.mark.bad_input("settings/env", "NYAYA_LLM_URL without a model")),
+    pytest.param(lambda: LlmEndpoint("llm:8000/v1", MODEL), "'llm:8000/v1' is not an http",
+                 marks=pytest.mark.bad_input("settings/env", "LLM URL not http")),
+    pytest.param(lambda: LlmEndpoint("http://llm/v1", MODEL, timeout_s=0), "timeout 0s is not > 0",
+                 marks=pytest.mark.bad_input("settings/env", "LLM timeout not positive")),
 ], ids=["url_without_model", "not_http", "zero_timeout"])
 def test_bad_configuration_is_named(monkeypatch: pytest.MonkeyPatch, make: Callable,
                                     message: str) -> None:

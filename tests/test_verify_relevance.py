@@ -391,6 +391,7 @@ def test_cli_judges_relevance_with_a_query(warehouse, capsys, text, query, code,
     assert (citation["relevance"] or {}).get("verdict") == relevance
 
 
+@pytest.mark.bad_input("CLI", "verify before the tables are built")
 def test_cli_query_without_tables(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("NYAYA_DATA", str(tmp_path))
     (tmp_path / "a.txt").write_text("Section 112 BSA", encoding="utf-8")

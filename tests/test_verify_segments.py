@@ -59,12 +59,19 @@ STORE = parse_evidence_store([
     ("Cited [E1]. Then an uncited claim.", [("Cited", ("E1",), None)], "Then an uncited claim."),
     ("No markers here [1].", [], "No markers here [1]."),  # 002: [1] is no evidence marker
     ("", [], None),
-    ("Claim [E1 E2]", [("Claim", (), "malformed evidence marker '[E1 E2]'")], None),
-    ("Claim (E1)", [("Claim", (), "malformed evidence marker '(E1)'")], None),
-    ("Claim [e1]", [("Claim", (), "capital E")], None),
-    ("Claim [E3-E1]", [("Claim", (), "runs backwards")], None),
-    ("Claim [E1-E99]", [("Claim", (), "spans more than 50 ids")], None),
-    ("Claim [E1] (E2)", [("Claim", ("E1",), "malformed evidence marker '(E2)'")], None),
+    pytest.param("Claim [E1 E2]", [("Claim", (), "malformed evidence marker '[E1 E2]'")], None,
+                 marks=pytest.mark.bad_input("verify input", "evidence marker with a space")),
+    pytest.param("Claim (E1)", [("Claim", (), "malformed evidence marker '(E1)'")], None,
+                 marks=pytest.mark.bad_input("verify input", "evidence marker in parentheses")),
+    pytest.param("Claim [e1]", [("Claim", (), "capital E")], None,
+                 marks=pytest.mark.bad_input("verify input", "evidence marker in lower case")),
+    pytest.param("Claim [E3-E1]", [("Claim", (), "runs backwards")], None,
+                 marks=pytest.mark.bad_input("verify input", "evidence range backwards")),
+    pytest.param("Claim [E1-E99]", [("Claim", (), "spans more than 50 ids")], None,
+                 marks=pytest.mark.bad_input("verify input", "evidence range over 50 ids")),
+    pytest.param("Claim [E1] (E2)", [("Claim", ("E1",), "malformed evidence marker '(E2)'")],
+                 None, marks=pytest.mark.bad_input("verify input",
+                                                   "malformed marker after a good one")),
 ])
 def test_parse_segments(text, expected, uncited):
     parsed = parse_segments(text)
@@ -80,16 +87,26 @@ def test_parse_segments(text, expected, uncited):
 # --- the evidence store -------------------------------------------------------------------
 
 @pytest.mark.parametrize(("data", "message"), [
-    ({"E1": "claim"}, "store.json: the evidence store must be a JSON list"),
-    (["claim"], "store.json: evidence item #1: expected an object, got str"),
-    ([{"id": "E1"}], "evidence item #1 (E1): 'claim' must be a non-empty string"),
-    ([{"id": "E1", "claim": "  "}], "'claim' must be a non-empty string"),
-    ([{"id": "1", "claim": "c"}], "'id' must be a string like 'E1'"),
-    ([{"claim": "c"}], "'id' must be a string like 'E1'"),
-    ([{"id": "E1", "claim": "c", "qoute_span": "q"}], "unknown field(s) qoute_span"),
-    ([{"id": "E1", "claim": "c", "quote_span": 5}], "'quote_span' must be a string or null"),
-    ([{"id": "E1", "claim": "c"}, {"id": "E1", "claim": "d"}],
-     "evidence item #2 (E1): duplicate id E1"),
+    pytest.param({"E1": "claim"}, "store.json: the evidence store must be a JSON list",
+                 marks=pytest.mark.bad_input("verify input", "evidence store not a list")),
+    pytest.param(["claim"], "store.json: evidence item #1: expected an object, got str",
+                 marks=pytest.mark.bad_input("verify input", "evidence item not an object")),
+    pytest.param([{"id": "E1"}], "evidence item #1 (E1): 'claim' must be a non-empty string",
+                 marks=pytest.mark.bad_input("verify input", "evidence item without claim")),
+    pytest.param([{"id": "E1", "claim": "  "}], "'claim' must be a non-empty string",
+                 marks=pytest.mark.bad_input("verify input", "evidence claim blank")),
+    pytest.param([{"id": "1", "claim": "c"}], "'id' must be a string like 'E1'",
+                 marks=pytest.mark.bad_input("verify input", "evidence id not like E1")),
+    pytest.param([{"claim": "c"}], "'id' must be a string like 'E1'",
+                 marks=pytest.mark.bad_input("verify input", "evidence item without id")),
+    pytest.param([{"id": "E1", "claim": "c", "qoute_span": "q"}], "unknown field(s) qoute_span",
+                 marks=pytest.mark.bad_input("verify input", "unknown evidence field")),
+    pytest.param([{"id": "E1", "claim": "c", "quote_span": 5}],
+                 "'quote_span' must be a string or null",
+                 marks=pytest.mark.bad_input("verify input", "quote_span not a string")),
+    pytest.param([{"id": "E1", "claim": "c"}, {"id": "E1", "claim": "d"}],
+                 "evidence item #2 (E1): duplicate id E1",
+                 marks=pytest.mark.bad_input("verify input", "duplicate evidence id")),
 ])
 def test_bad_evidence_store(data, message):
     with pytest.raises(SegmentInputError) as err:
@@ -97,6 +114,7 @@ def test_bad_evidence_store(data, message):
     assert message in str(err.value)
 
 
+@pytest.mark.bad_input("verify input", "evidence file malformed JSON")
 def test_evidence_file_with_malformed_json_names_file_and_position(tmp_path):
     path = tmp_path / "evidence.json"
     path.write_text('[{"id": "E1", "claim": "c"}\n {"id": "E2"}]', encoding="utf-8")
@@ -233,6 +251,7 @@ def test_verification_rate_edges(text, rate, all_verified):
     assert report.all_verified is all_verified
 
 
+@pytest.mark.bad_input("verify input", "threshold outside (0, 1]")
 @pytest.mark.parametrize("threshold", [0, -0.1, 1.5])
 def test_threshold_out_of_range(threshold):
     with pytest.raises(ValueError, match=r"threshold must be in \(0, 1\]"):
@@ -390,11 +409,14 @@ def test_calibration_needs_both_labels():
 
 
 @pytest.mark.parametrize(("line", "message"), [
-    ("{not json", "pairs.jsonl:2: malformed JSON"),
-    ('{"segment": "s", "evidence": "e", "supported": true, "kind": "k"}',
-     "pairs.jsonl:2: expected segment"),
-    ('{"segment": "s", "evidence": ["e"], "supported": "yes", "kind": "k"}',
-     "supported (true/false)"),
+    pytest.param("{not json", "pairs.jsonl:2: malformed JSON",
+                 marks=pytest.mark.bad_input("labels", "labeled pair line not JSON")),
+    pytest.param('{"segment": "s", "evidence": "e", "supported": true, "kind": "k"}',
+                 "pairs.jsonl:2: expected segment",
+                 marks=pytest.mark.bad_input("labels", "labeled pair without evidence list")),
+    pytest.param('{"segment": "s", "evidence": ["e"], "supported": "yes", "kind": "k"}',
+                 "supported (true/false)",
+                 marks=pytest.mark.bad_input("labels", "labeled pair supported not a boolean")),
 ])
 def test_bad_labeled_pairs(tmp_path, line, message):
     path = tmp_path / "pairs.jsonl"
@@ -446,15 +468,22 @@ def test_cli_unverified_from_stdin_with_threshold(capsys, monkeypatch):
 
 
 @pytest.mark.parametrize(("setup", "args", "message"), [
-    (None, ["missing.txt", "--evidence", "EVIDENCE"], "missing.txt"),
-    (None, ["ANSWER", "--evidence", "nowhere.json"], "nowhere.json"),
-    ('[{"id": "E1"', ["ANSWER", "--evidence", "BAD"], "malformed JSON at line 1"),
-    ('[{"id": "E1", "claim": ""}]', ["ANSWER", "--evidence", "BAD"],
-     "evidence item #1 (E1): 'claim' must be a non-empty string"),
-    (None, ["ANSWER", "--evidence", "EVIDENCE", "--threshold", "1.5"],
-     "threshold must be in (0, 1]"),
-    (b"[\xff]", ["ANSWER", "--evidence", "BAD"], "bad.json: not UTF-8 text (byte 1)"),
-    (b"Murder \xff [E1]", ["BAD", "--evidence", "EVIDENCE"], "bad.json: not UTF-8 text"),
+    pytest.param(None, ["missing.txt", "--evidence", "EVIDENCE"], "missing.txt",
+                 marks=pytest.mark.bad_input("CLI", "verify-segments of a missing answer")),
+    pytest.param(None, ["ANSWER", "--evidence", "nowhere.json"], "nowhere.json",
+                 marks=pytest.mark.bad_input("CLI", "verify-segments missing evidence file")),
+    pytest.param('[{"id": "E1"', ["ANSWER", "--evidence", "BAD"], "malformed JSON at line 1",
+                 marks=pytest.mark.bad_input("CLI", "verify-segments evidence JSON truncated")),
+    pytest.param('[{"id": "E1", "claim": ""}]', ["ANSWER", "--evidence", "BAD"],
+                 "evidence item #1 (E1): 'claim' must be a non-empty string",
+                 marks=pytest.mark.bad_input("CLI", "verify-segments evidence with empty claim")),
+    pytest.param(None, ["ANSWER", "--evidence", "EVIDENCE", "--threshold", "1.5"],
+                 "threshold must be in (0, 1]",
+                 marks=pytest.mark.bad_input("CLI", "verify-segments threshold out of range")),
+    pytest.param(b"[\xff]", ["ANSWER", "--evidence", "BAD"], "bad.json: not UTF-8 text (byte 1)",
+                 marks=pytest.mark.bad_input("CLI", "verify-segments evidence not UTF-8")),
+    pytest.param(b"Murder \xff [E1]", ["BAD", "--evidence", "EVIDENCE"], "bad.json: not UTF-8 text",
+                 marks=pytest.mark.bad_input("CLI", "verify-segments answer not UTF-8")),
 ])
 def test_cli_bad_input(tmp_path, capsys, setup, args, message):
     bad = tmp_path / "bad.json"

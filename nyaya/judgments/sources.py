@@ -657,7 +657,12 @@ def read_judgment_dataset(spec: str, *, split: str = "train", source: str = "dat
         if builder is None:
             raise ValueError(f"{spec}: unsupported file type {path.suffix!r}; use one of "
                              f"{', '.join(sorted(_FILE_BUILDERS))}, a folder or a dataset id")
-        dataset = datasets.load_dataset(builder, data_files=str(path), split=split)
+        try:
+            dataset = datasets.load_dataset(builder, data_files=str(path), split=split)
+        except datasets.exceptions.DatasetGenerationError as err:
+            # the builder's own message names no file; its cause says what is wrong
+            raise ValueError(f"{spec}: not readable as {builder}: {err.__cause__ or err}"
+                             ) from err
     else:
         dataset = datasets.load_dataset(spec, split=split)
     missing = [c for c in REQUIRED_COLUMNS if c not in dataset.column_names]

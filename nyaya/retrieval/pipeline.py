@@ -70,6 +70,17 @@ class ConfigError(ValueError):
     """A config names something that does not exist; the message names the config and key."""
 
 
+def config_retrievers(name: str, params: Mapping) -> list[str]:
+    """The config's `retrievers`, refused by config name when absent or not a list of names
+    (params["retrievers"] would raise a bare KeyError; a string would iterate letters)."""
+    retrievers = params.get("retrievers")
+    if not isinstance(retrievers, list) or not retrievers or not all(
+            isinstance(retriever, str) for retriever in retrievers):
+        raise ConfigError(f"config {name}: no retrievers: 'retrievers' must be a non-empty "
+                          f"list of retriever names, got {retrievers!r}")
+    return retrievers
+
+
 def boost_rule(query_type: str, as_of: date | None) -> ScoreBoost:
     """Spec 001's production formula: score x (0.7 + 0.3 x extraction_confidence), +0.15 for
     the new codes when the conduct is on or after 2024-07-01, +0.10 for offence sections on
@@ -158,7 +169,7 @@ class StatuteSearch:
         self.searchable = frozenset(documents.loc[_searchable(documents, include_repealed),
                                                   "doc_id"])
         self.retrievers: dict[str, Retriever] = {}
-        for retriever in params["retrievers"]:
+        for retriever in config_retrievers(name, params):
             self.retrievers[retriever] = self._retriever(retriever, where, include_repealed)
         self.lookup = (SectionLookup(resources.store, COLLECTION)
                        if params.get("section_lookup") else None)

@@ -25,7 +25,7 @@ from nyaya.index.sparse import query_vector
 from nyaya.index.store import StoreHit, VectorStore, Where
 from nyaya.retrieval.base import Hit, ranked
 from nyaya.retrieval.fusion import rrf
-from nyaya.retrieval.pipeline import ConfigError
+from nyaya.retrieval.pipeline import ConfigError, config_retrievers
 from nyaya.retrieval.retrievers import EntityLookup, GraphExpansion, Query
 
 COLLECTION = "sc_judgments"
@@ -108,12 +108,13 @@ class PrecedentSearch:
     """One config over the sc_judgments collection, within a pool of sources."""
 
     def __init__(self, name: str, params: Mapping, resources: PrecedentResources) -> None:
-        unknown = [r for r in params["retrievers"] if r not in METHODS]
+        retrievers = config_retrievers(name, params)
+        unknown = [r for r in retrievers if r not in METHODS]
         if unknown:
             raise ConfigError(f"config {name}: unknown precedent retrievers {unknown} "
                               f"(expected some of {METHODS})")
         self.name, self.params, self.resources = name, params, resources
-        self.uses_analysis = bool({"entity", "date", "bench"} & set(params["retrievers"])) or \
+        self.uses_analysis = bool({"entity", "date", "bench"} & set(retrievers)) or \
             params.get("fusion", {}).get("weights") == "kg-citerag"
 
     def search(self, text: str, k: int = 3, sources: tuple[str, ...] | None = None

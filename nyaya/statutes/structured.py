@@ -42,7 +42,8 @@ def _load_json(path: Path, rel: str) -> object:
         raise CorpusFormatError(rel, err.lineno, f"invalid JSON: {err.msg}") from err
 
 
-def _load_list(corpus_root: Path, rel: str, what: str) -> list:
+def load_list(corpus_root: Path, rel: str, what: str) -> list:
+    """A JSON source that must be a list; anything else is refused by file, not by `.get`."""
     data = _load_json(corpus_root / rel, rel)
     if not isinstance(data, list):
         raise CorpusFormatError(rel, 1, f"expected a JSON list of {what}")
@@ -127,7 +128,7 @@ def read_code_json(corpus_root: Path, rel: str, act_code: str) -> _Collector:
     The list has no line numbers per record, so source_line is the 1-based record index.
     """
     out = _Collector(act_code, rel)
-    for index, record in enumerate(_load_list(corpus_root, rel, "sections"), start=1):
+    for index, record in enumerate(load_list(corpus_root, rel, "sections"), start=1):
         problem = _require(record, ("section", "section_title", "section_desc"))
         number = str(record.get("section", "")).strip() if isinstance(record, dict) else ""
         if not problem and not SECTION_NUMBER.match(number):
@@ -145,7 +146,7 @@ def read_code_json(corpus_root: Path, rel: str, act_code: str) -> _Collector:
 def read_constitution(corpus_root: Path, rel: str, act_code: str) -> _Collector:
     """Articles of the Constitution; the Preamble (article 0) is kept as 'Preamble'."""
     out = _Collector(act_code, rel)
-    for index, record in enumerate(_load_list(corpus_root, rel, "articles"), start=1):
+    for index, record in enumerate(load_list(corpus_root, rel, "articles"), start=1):
         problem = _require(record, ("article", "title", "description"))
         if problem:
             out.reject(index, None, "bad_record", f"record {index}: {problem}",

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from nyaya.statutes.indiacode import normalize_section_number, read_text
 from nyaya.statutes.model import CorpusFormatError, Quarantined
+from nyaya.statutes.structured import load_list
 
 SECTION_AT_START = re.compile(r"^\s*(\d+[A-Za-z]{0,3})\b\s*(.*)$")
 REPEAL_TARGET = re.compile(r"^\s*repealed\b", re.IGNORECASE)
@@ -71,36 +72,42 @@ def _csv_rows(text: str, rel: str, old_col: str, new_col: str) -> list[tuple[int
     return [(body[i + 1][0], row) for i, row in enumerate(reader)]
 
 
+def _object(value: object, rel: str, line: int, what: str) -> dict:
+    """A mapping record must be an object: `.get` on anything else fails without the file."""
+    if not isinstance(value, dict):
+        raise CorpusFormatError(rel, line, f"{what}: expected an object, got "
+                                f"{type(value).__name__}")
+    return value
+
+
 def read_mapping(corpus_root: Path, table: str) -> tuple[list[dict], list[Quarantined]]:
     """Rows of one mapping table; rows without an old-side section are quarantined."""
     rel, old_act, _ = MAPPING_TABLES[table]
-    text = read_text(corpus_root / rel, rel)
     raw: list[tuple[int, str | None, str, str, str]] = []
-    if table in ("ipc_bns_csv", "iea_bsa_csv"):
-        old_col, new_col = ("ipc_section", "bns_section") if table == "ipc_bns_csv" else (
-            "iea_section", "bsa_section")
-        for line, row in _csv_rows(text, rel, old_col, new_col):
-            raw.append((line, row[old_col], row[new_col], row.get("relation", ""),
-                        row.get("note", "")))
+    if table == "crpc_bnss_json":
+        # a JSON list has no line per record: the line is the 1-based record index
+        for index, item in enumerate(load_list(corpus_root, rel, "mapping records"), start=1):
+            record = _object(item, rel, index, f"record {index}")
+            raw.append((index, record.get("crpc_section", ""), record.get("bnss_section", ""),
+                        "unspecified", record.get("key_changes", "")))
     elif table == "ipc_bns_jsonl":
-        for line, payload in enumerate(text.splitlines(), start=1):
+        for line, payload in enumerate(read_text(corpus_root / rel, rel).splitlines(), start=1):
             if not payload.strip():
                 continue
             try:
-                response = ast.literal_eval(json.loads(payload)["response"])
+                literal = ast.literal_eval(json.loads(payload)["response"])
             except (ValueError, SyntaxError, KeyError, TypeError) as err:
                 raise CorpusFormatError(rel, line, f"unreadable mapping record: {err}") from err
+            response = _object(literal, rel, line, "mapping record's response")
             raw.append((line, response.get("IPC Section", "").strip(),
                         response.get("BNS Section", "").strip(), "unspecified",
                         response.get("BNS Heading", "")))
     else:
-        try:
-            records = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise CorpusFormatError(rel, err.lineno, f"invalid JSON: {err.msg}") from err
-        for index, record in enumerate(records, start=1):
-            raw.append((index, record.get("crpc_section", ""), record.get("bnss_section", ""),
-                        "unspecified", record.get("key_changes", "")))
+        old_col, new_col = ("ipc_section", "bns_section") if table == "ipc_bns_csv" else (
+            "iea_section", "bsa_section")
+        for line, row in _csv_rows(read_text(corpus_root / rel, rel), rel, old_col, new_col):
+            raw.append((line, row[old_col], row[new_col], row.get("relation", ""),
+                        row.get("note", "")))
     rows, quarantined = [], []
     for line, old, new, relation, note in raw:
         old = (old or "").strip()
