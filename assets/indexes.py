@@ -28,6 +28,11 @@ from pipelines.resources import NyayaSettings
 
 GROUP = "indexes"
 CODE_VERSION = source_fingerprint(__name__)
+# Concurrency pools (dagster.yaml: one slot each unless raised): under the multiprocess
+# executor two embedders at once can exhaust memory, and the embedded Qdrant store has one
+# writer per shard, so these steps queue for a slot across runs and processes.
+EMBEDDING_POOL = "embedding"
+QDRANT_WRITES_POOL = "qdrant_writes"
 FAISS_KINDS = {"legal_sections": ("flat", "hnsw"), "sc_judgments": ("flat", "hnsw", "ivf")}
 
 
@@ -79,7 +84,7 @@ def vectors_asset(definition: coll.CollectionDef) -> dg.AssetsDefinition:
     name = definition.name
 
     # the embedder is part of the version: switching it re-embeds, and only then
-    @dg.asset(name=f"{name}_vectors", group_name=GROUP,
+    @dg.asset(name=f"{name}_vectors", group_name=GROUP, pool=EMBEDDING_POOL,
               code_version=f"{CODE_VERSION}+{Settings.from_env().embedder_of(name)}",
               ins={"documents": dg.AssetIn(f"{name}_documents")})
     def _vectors(context: dg.AssetExecutionContext, settings: NyayaSettings,
@@ -102,7 +107,7 @@ def qdrant_asset(definition: coll.CollectionDef) -> dg.AssetsDefinition:
     name = definition.name
 
     @dg.asset(name=f"{name}_qdrant", group_name=GROUP, code_version=CODE_VERSION,
-              deps=[f"{name}_vectors"],
+              pool=QDRANT_WRITES_POOL, deps=[f"{name}_vectors"],
               ins={"documents": dg.AssetIn(f"{name}_documents")})
     def _qdrant(context: dg.AssetExecutionContext, settings: NyayaSettings,
                 documents: pd.DataFrame) -> dg.MaterializeResult:

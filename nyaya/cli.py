@@ -148,13 +148,33 @@ def _run(args: argparse.Namespace) -> int:
             return 0
         selection = keys
         print(f"{args.job}: materializing {len(keys)} assets")
+    if args.processes > 1:
+        # Dagster's multiprocess executor: each step in its own process, up to N at once; the
+        # `embedding` and `qdrant_writes` pools (dagster.yaml) still let one such step in
+        # at a time. It needs the persistent instance, which the steps share.
+        if not args.persist:
+            print("nyaya run: --processes needs the persistent instance (drop --no-persist)",
+                  file=sys.stderr)
+            return 2
+        recon = dg.build_reconstructable_job("pipelines.definitions", "job_named",
+                                             reconstructable_args=(args.job,))
+        run_config = {"execution": {"config": {"multiprocess": {
+            "max_concurrent": args.processes}}}}
+        with dg.execute_job(recon, instance, run_config=run_config, raise_on_error=False,
+                            asset_selection=selection, tags=run_tags(args.job)) as result:
+            return _run_outcome(args.job, result)
     result = job.execute_in_process(instance=instance, raise_on_error=False,
                                     asset_selection=selection, tags=run_tags(args.job))
+    return _run_outcome(args.job, result)
+
+
+def _run_outcome(job: str, result) -> int:
+    """Print how the run ended; 0 only when it succeeded and every check passed."""
     failed_checks = [
         evaluation.check_name
         for evaluation in result.get_asset_check_evaluations() if not evaluation.passed
     ]
-    print(f"{args.job}: {'succeeded' if result.success else 'FAILED'}; "
+    print(f"{job}: {'succeeded' if result.success else 'FAILED'}; "
           f"failed checks: {', '.join(failed_checks) or 'none'}")
     return 0 if result.success and not failed_checks else 1
 
@@ -259,17 +279,22 @@ def main(argv: list[str] | None = None) -> int:
                           help="let the LLM at NYAYA_LLM_URL (model NYAYA_LLM_MODEL) judge each "
                           "segment instead of the support score")
     segments.set_defaults(handler=_verify_segments)
-    run = commands.add_parser("run", help="materialize a job (default: main_job) in-process")
+    run = commands.add_parser("run", help="materialize a job (default: main_job), in-process "
+                              "unless --processes")
     run.add_argument("--job", default="main_job")
     run.add_argument("--all", action="store_true",
                      help="materialize every asset of the job, fresh or not")
     run.add_argument("--no-persist", dest="persist", action="store_false",
                      help="use a throwaway Dagster instance instead of DAGSTER_HOME's")
+    run.add_argument("--processes", type=int, default=1, metavar="N",
+                     help="run steps in up to N processes at once (Dagster's multiprocess "
+                     "executor); embedding and Qdrant writes still go one at a time")
     run.set_defaults(handler=_run)
     report = commands.add_parser(
         "report", help="the evaluation job: runs, metrics, regression check and the report in "
         "data/reports/<date>/ and data/reports/latest/ (only what is stale)")
-    report.set_defaults(handler=_run, job="evaluation_job", all=False, persist=True)
+    report.set_defaults(handler=_run, job="evaluation_job", all=False, persist=True,
+                        processes=1)
     evaluate = commands.add_parser(
         "eval", help="evaluate a TREC run file against a query set: exit 0, or 2 on bad input")
     evaluate.add_argument("run", help="a six-column TREC run")

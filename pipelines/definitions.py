@@ -38,3 +38,8 @@ defs = dg.Definitions(
 def run_tags(job_name: str) -> dict[str, str]:
     """What a run of the job needs to cover all of it: every config partition, if it has any."""
     return every_partition(defs.resolve_job_def(job_name).partitions_def)
+
+
+def job_named(name: str) -> dg.JobDefinition:
+    """The job, resolved: what a multiprocess run rebuilds in every step's process."""
+    return defs.resolve_job_def(name)

@@ -1,0 +1,84 @@
+"""Concurrency pools: the embedding and Qdrant-writing assets are in their pools, the instance
+settings (dagster.yaml at the root) give each pool one slot, and under Dagster's multiprocess
+executor two steps of one pool never run at once."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from itertools import pairwise
+from pathlib import Path
+
+import dagster as dg
+import pytest
+
+from assets.indexes import EMBEDDING_POOL, QDRANT_WRITES_POOL
+from pipelines.definitions import defs
+
+ROOT = Path(__file__).resolve().parent.parent
+HOLD_S = 1.5  # each probe step holds its slot this long
+
+
+def _pool_of(suffix: str) -> dict[str, str | None]:
+    keys = [key for key in defs.resolve_asset_graph().get_all_asset_keys()
+            if key.path[-1].endswith(suffix)]
+    return {key.path[-1]: defs.resolve_assets_def(key).op.pool for key in keys}
+
+
+@pytest.mark.parametrize(("suffix", "pool"), [("_vectors", EMBEDDING_POOL),
+                                              ("_qdrant", QDRANT_WRITES_POOL)])
+def test_assets_are_in_their_pools(suffix: str, pool: str) -> None:
+    pools = _pool_of(suffix)
+    assert len(pools) == 4  # one per Qdrant collection
+    assert set(pools.values()) == {pool}, pools
+
+
+@pytest.fixture
+def instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A persistent instance with the project's own dagster.yaml, its storage in tmp_path."""
+    home = tmp_path / "home"
+    home.mkdir()
+    shutil.copy(ROOT / "dagster.yaml", home / "dagster.yaml")
+    monkeypatch.setenv("DAGSTER_HOME", str(home))
+    monkeypatch.setenv("NYAYA_DAGSTER_STORAGE", str(tmp_path / "storage"))
+    with dg.DagsterInstance.get() as found:
+        yield found
+
+
+def test_project_instance_gives_each_pool_one_slot(instance: dg.DagsterInstance) -> None:
+    assert instance.get_concurrency_config().pool_config.default_pool_limit == 1
+
+
+def _probe(name: str) -> dg.AssetsDefinition:
+    @dg.asset(name=name, pool=EMBEDDING_POOL)
+    def _held() -> dg.MaterializeResult:
+        began = time.time()
+        time.sleep(HOLD_S)
+        return dg.MaterializeResult(metadata={"began": began, "ended": time.time()})
+
+    return _held
+
+
+PROBES = [_probe(f"probe_{i}") for i in range(3)]
+
+
+def probe_job() -> dg.JobDefinition:
+    """Three independent steps in the embedding pool (rebuilt in each step's process)."""
+    job = dg.define_asset_job("probe_job", selection=dg.AssetSelection.all())
+    return dg.Definitions(assets=PROBES, jobs=[job]).resolve_job_def("probe_job")
+
+
+def test_multiprocess_steps_of_one_pool_never_overlap(instance: dg.DagsterInstance) -> None:
+    recon = dg.build_reconstructable_job("tests.test_pools", "probe_job",
+                                         reconstructor_working_directory=str(ROOT))
+    run_config = {"execution": {"config": {"multiprocess": {"max_concurrent": 3}}}}
+    with dg.execute_job(recon, instance, run_config=run_config) as result:
+        assert result.success
+    spans = []
+    for probe in PROBES:
+        event = instance.get_latest_materialization_event(probe.key)
+        metadata = event.asset_materialization.metadata
+        spans.append((metadata["began"].value, metadata["ended"].value))
+    spans.sort()
+    # three processes were free to run at once; the one pool slot made them take turns
+    assert all(later[0] >= earlier[1] for earlier, later in pairwise(spans))
