@@ -11,6 +11,7 @@ verification needs the warehouse tables (`make run` first) and is skipped withou
 
 from __future__ import annotations
 
+import gc
 import random
 import sys
 import time
@@ -65,11 +66,16 @@ class VerificationFigures:
     load_s: float
     answers: int
     citations: int
-    seconds: float
+    seconds: float  # the first pass: every per-section cache starts empty
+    warm_seconds: float  # the best later pass over the same answers, caches filled
 
     @property
     def citations_per_s(self) -> float:
         return self.citations / self.seconds
+
+    @property
+    def warm_citations_per_s(self) -> float:
+        return self.citations / self.warm_seconds
 
 
 def main() -> None:
@@ -169,18 +175,28 @@ def measure_verification(settings: Settings, answers: int | None = None) -> Veri
     sentences += [f"BNS {n} is cited here." for n in range(400, 900)]  # NOT_FOUND path
     rng.shuffle(sentences)
     texts = [" ".join(sentences[i:i + 10]) for i in range(0, len(sentences), 10)][:answers]
-    started = time.perf_counter()
-    reports = [verify_text(a, checker, as_of=date(2025, 1, 1), case_verifier=cases)
-               for a in texts]
-    elapsed = time.perf_counter() - started
+    # A gate that serves answers keeps its tables for the life of the process: out of the
+    # cyclic collector, whose full passes over millions of table objects would otherwise
+    # land at random inside the timed loop.
+    gc.collect()
+    gc.freeze()
+    passes = []
+    for _ in range(REPEATS):
+        started = time.perf_counter()
+        reports = [verify_text(a, checker, as_of=date(2025, 1, 1), case_verifier=cases)
+                   for a in texts]
+        passes.append(time.perf_counter() - started)
+    gc.unfreeze()
     return VerificationFigures(loaded, len(texts), sum(len(r.verdicts) for r in reports),
-                               elapsed)
+                               passes[0], min(passes[1:]))
 
 
 def print_verification(result: VerificationFigures) -> None:
     print(f"tables loaded in {result.load_s:.1f} s; {result.answers} answers, "
-          f"{result.citations} citations verified in {result.seconds:.2f} s = "
-          f"{result.citations_per_s:,.0f} citations/s (target >= 10,000/s)")
+          f"{result.citations} citations verified in {result.seconds:.2f} s on the first pass "
+          f"= {result.citations_per_s:,.0f} citations/s, {result.warm_seconds:.2f} s warm (best "
+          f"of {REPEATS - 1} more passes) = {result.warm_citations_per_s:,.0f} citations/s "
+          "(target >= 10,000/s)")
 
 
 if __name__ == "__main__":

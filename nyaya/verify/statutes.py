@@ -79,7 +79,9 @@ STOP_WORDS = {
 }
 
 
+@lru_cache(maxsize=1 << 16)
 def _stem(word: str) -> str:
+    """Word -> stem, each distinct word once (section texts share most of their words)."""
     for suffix in SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             stem = word[: -len(suffix)]
@@ -142,7 +144,12 @@ class StatuteChecker:
         self.reverse_false_friends = reverse_false_friends
         self.aliases = aliases or alias_index_from_rows(registry)
         self.lookup = StatuteLookup(registry, sections, transitions, self.aliases)
-        self._descriptions: dict[tuple[str, str], dict[str, float]] = {}
+        # The false-friend test compares a cited section of the six codes with its namesake
+        # in the other code: their descriptions are made once, here, not on first citation.
+        codes = set(REPLACES) | set(REPEALED_BY)
+        self._descriptions: dict[tuple[str, str], dict[str, float]] = {
+            key: _description(row) for key, row in self.lookup.sections.items()
+            if key[0] in codes}
         self.commencement: dict[str, tuple[date, str]] = {
             old: self._commencement(old, new) for old, new in REPEALED_BY.items()}
 
@@ -166,8 +173,8 @@ class StatuteChecker:
         return self.lookup.sections.get((act_code, normalize_section_number(section)))
 
     def _description_of(self, key: tuple[str, str], row: dict | None) -> dict[str, float]:
-        """A section's description, worked out once: the same sections are cited again and
-        again, and stemming their text was a tenth of the verification time."""
+        """A section's description: made at load for the six codes, else once when first
+        needed (stemming section text on every citation was a tenth of verification time)."""
         found = self._descriptions.get(key)
         if found is None:
             found = self._descriptions[key] = _description(row or {})
