@@ -10,7 +10,7 @@ export NUMBA_CACHE_DIR := $(CURDIR)/data/numba_cache
 export HF_HUB_OFFLINE := 1
 export HF_DATASETS_OFFLINE := 1
 
-.PHONY: setup run test lint bench bench-all bench-quick bench-embedders dev clean lookup
+.PHONY: setup run test lint bench bench-all bench-quick bench-scaling bench-embedders dev clean lookup
 
 setup: $(STAMP)
 
@@ -47,6 +47,9 @@ bench-all: setup  ## every benchmark in one table + data/reports/benchmarks/<dat
 
 bench-quick: setup  ## the same with small samples (about 3 min)
 	$(BIN)/python benchmarks/run_all.py --quick
+
+bench-scaling: setup  ## ingest, embed, index, evaluate at 10/25/50/100% of the corpus (about 35 min)
+	$(BIN)/python benchmarks/bench_scaling.py --fractions 0.1 0.25 0.5 1.0
 
 bench-embedders: setup  ## speed and retrieval quality per embedder (about an hour with fp32 MiniLM)
 	$(BIN)/python benchmarks/bench_embedders.py
