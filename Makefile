@@ -42,7 +42,7 @@ bench: setup  ## speed benchmarks that print figures
 	$(BIN)/python benchmarks/bench_bm25.py
 	$(BIN)/python benchmarks/bench_metrics.py
 
-bench-all: setup  ## every benchmark in one table + data/reports/benchmarks/<date>.csv (about 25 min, estimated)
+bench-all: setup  ## every benchmark in one table + data/reports/benchmarks/<date>.csv (about 15 min)
 	$(BIN)/python benchmarks/run_all.py
 
 bench-quick: setup  ## the same with small samples (about 3 min)
