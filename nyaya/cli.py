@@ -134,9 +134,14 @@ def _run(args: argparse.Namespace) -> int:
 
     from pipelines.definitions import defs, run_tags
     from pipelines.freshness import keys_to_run, observe_corpus
+    from pipelines.recovery import owner_tags, release_dead_runs
 
     instance = dg.DagsterInstance.get() if args.persist else dg.DagsterInstance.ephemeral()
+    for run_id in release_dead_runs(instance):
+        print(f"{args.job}: run {run_id} was killed mid-way: marked failed, its pool slots "
+              "freed")
     job = defs.resolve_job_def(args.job)
+    tags = {**run_tags(args.job), **owner_tags()}
     selection = None
     if args.persist and not args.all:
         observe_corpus(instance, {"settings": defs.resources["settings"]})
@@ -161,10 +166,10 @@ def _run(args: argparse.Namespace) -> int:
         run_config = {"execution": {"config": {"multiprocess": {
             "max_concurrent": args.processes}}}}
         with dg.execute_job(recon, instance, run_config=run_config, raise_on_error=False,
-                            asset_selection=selection, tags=run_tags(args.job)) as result:
+                            asset_selection=selection, tags=tags) as result:
             return _run_outcome(args.job, result)
     result = job.execute_in_process(instance=instance, raise_on_error=False,
-                                    asset_selection=selection, tags=run_tags(args.job))
+                                    asset_selection=selection, tags=tags)
     return _run_outcome(args.job, result)
 
 

@@ -1,10 +1,15 @@
 """Concurrency pools: the embedding and Qdrant-writing assets are in their pools, the instance
-settings (dagster.yaml at the root) give each pool one slot, and under Dagster's multiprocess
-executor two steps of one pool never run at once."""
+settings (dagster.yaml at the root) give each pool one slot, under Dagster's multiprocess
+executor two steps of one pool never run at once, and the slot of a run killed mid-step is
+given back by the next `nyaya run` (else that run would wait for it for ever)."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
+import subprocess
+import sys
 import time
 from itertools import pairwise
 from pathlib import Path
@@ -14,6 +19,7 @@ import pytest
 
 from assets.indexes import EMBEDDING_POOL, QDRANT_WRITES_POOL
 from pipelines.definitions import defs
+from pipelines.recovery import release_dead_runs
 
 ROOT = Path(__file__).resolve().parent.parent
 HOLD_S = 1.5  # each probe step holds its slot this long
@@ -82,3 +88,46 @@ def test_multiprocess_steps_of_one_pool_never_overlap(instance: dg.DagsterInstan
     spans.sort()
     # three processes were free to run at once; the one pool slot made them take turns
     assert all(later[0] >= earlier[1] for earlier, later in pairwise(spans))
+
+
+HOLDS_A_SLOT = f"""
+import sys, time
+sys.path.insert(0, {str(ROOT)!r})
+import dagster as dg
+from pipelines.recovery import owner_tags
+
+@dg.asset(name="holds_a_slot", pool={EMBEDDING_POOL!r})
+def holds_a_slot():
+    time.sleep(300)
+
+job = dg.define_asset_job("slot_job", selection=dg.AssetSelection.all())
+defs = dg.Definitions(assets=[holds_a_slot], jobs=[job])
+with dg.DagsterInstance.get() as instance:
+    defs.resolve_job_def("slot_job").execute_in_process(instance=instance, tags=owner_tags())
+"""
+
+
+def _claimed(instance: dg.DagsterInstance) -> list:
+    return instance.event_log_storage.get_concurrency_info(EMBEDDING_POOL).claimed_slots
+
+
+def test_a_killed_runs_slot_is_given_back(instance: dg.DagsterInstance) -> None:
+    child = subprocess.Popen([sys.executable, "-c", HOLDS_A_SLOT], env=os.environ.copy(),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while not _claimed(instance):
+            assert child.poll() is None, "the run ended before it held its slot"
+            assert time.monotonic() < deadline, "the run never took its pool slot"
+            time.sleep(0.3)
+        (slot,) = _claimed(instance)
+        assert release_dead_runs(instance) == []  # its process is alive: left alone
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    finally:
+        child.kill()
+    assert _claimed(instance)  # a killed process keeps its slot...
+    assert release_dead_runs(instance) == [slot.run_id]  # ...until a later run frees it
+    assert instance.get_run_by_id(slot.run_id).status == dg.DagsterRunStatus.FAILURE
+    assert not _claimed(instance)
+    assert release_dead_runs(instance) == []
