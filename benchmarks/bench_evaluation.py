@@ -16,7 +16,9 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
@@ -25,6 +27,7 @@ from evals.corpus_sets import CANDIDATE_SOURCES, load_any_queryset
 from evals.metrics import DEFAULT_METRICS, STATUTE_METRICS, evaluate_groups
 from evals.querysets import QuerySet
 from evals.runner import SIDES, group_tags, run_queryset
+from evals.runs import write_trec
 from nyaya.index.store import open_store
 from nyaya.settings import Settings
 from nyaya.tables import read_table
@@ -57,12 +60,13 @@ def first_queries(queryset: QuerySet, count: int | None) -> QuerySet:
                     {qid: grades for qid, grades in queryset.qrels.items() if qid in kept})
 
 
-def measure(settings: Settings, names: list[str], queries: int | None = None
-            ) -> EvaluationFigures:
+def measure(settings: Settings, names: Sequence[str], queries: int | None = None,
+            runs_dir: Path | None = None) -> EvaluationFigures:
     """Search every query set of each config (each set's first `queries` when given) and
     compute every metric of the report, warm; the cold-start costs (first ranx call, each
     side's resources) timed apart. Meaningful only in a fresh process: a warm one has no cold
-    start left to time."""
+    start left to time. Given `runs_dir`, each run is also written there as
+    `<query set>/<config>.trec`, as the pipeline writes it."""
     judgments = read_table(settings.table_path("judgments"))
     cold, rows = {}, []
 
@@ -92,6 +96,9 @@ def measure(settings: Settings, names: list[str], queries: int | None = None
                     timed = run_queryset(search, queryset, int(params["top_k"]),
                                          CANDIDATE_SOURCES.get(queryset_name))
                     searched = time.perf_counter() - started
+                    if runs_dir is not None:
+                        write_trec(timed.run, runs_dir / queryset_name / f"{name}.trec", name,
+                                   queryset.queries["qid"].tolist())
                     evaluate_groups(timed.run, queryset.qrels, group_tags(queryset),
                                     STATUTE_METRICS if side == "statutes" else DEFAULT_METRICS)
                     scored = time.perf_counter() - started - searched

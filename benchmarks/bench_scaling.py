@@ -23,8 +23,8 @@ without interpreter start and imports is the `work` figure the exponents are fit
 - ingest: `ingest_job` (statute and judgment tables) with its asset checks;
 - embed: the four `*_documents` tables (the vectors read them) and the four `*_vectors`;
 - index: the four `*_qdrant` collections (with their point-count checks) and the two `*_faiss`;
-- evaluate: EVAL_CONFIGS through the evaluation library (evals/runner.py, as
-  bench_evaluation.py does; not the partitioned Dagster assets, whose regression check and
+- evaluate: EVAL_CONFIGS through bench_evaluation.py's loop over the evaluation library
+  (evals/runner.py; not the partitioned Dagster assets, whose regression check and
   report are meaningless on a subset): every query of each config's query sets, its TREC run
   written to runs/, every metric of the report. Qrels are kept whole: judged documents that
   were sampled out count as misses (the scores are not comparable across fractions; the
@@ -330,58 +330,25 @@ def _materialize(job_name: str, keys: list[str] | None) -> dict:
         meta = event.materialization.metadata
         metadata[event.asset_key.to_user_string()] = {
             k: meta[k].value for k in ("points", "vectors", "newly_embedded") if k in meta}
-    failed = [step.step_key for step in result.get_step_failure_events()] \
-        if hasattr(result, "get_step_failure_events") else []
+    failed = [step.step_key for step in result.get_step_failure_events()]
     return {"work_s": work, "ok": bool(result.success), "checks": checks,
             "failed_checks": sorted(k for k, v in checks.items() if not v),
             "failed_steps": failed, "materialized": len(metadata), "metadata": metadata}
 
 
 def _evaluate(names: Sequence[str]) -> dict:
-    import pandas as pd
+    """The configs through the evaluation benchmark's loop, each run written under runs/."""
+    from bench_evaluation import measure
 
-    from evals.configs import load_config
-    from evals.corpus_sets import CANDIDATE_SOURCES, load_any_queryset
-    from evals.metrics import DEFAULT_METRICS, STATUTE_METRICS, evaluate_groups
-    from evals.runner import SIDES, group_tags, run_queryset
-    from evals.runs import write_trec
-    from nyaya.index.store import open_store
     from nyaya.settings import Settings
-    from nyaya.tables import read_table
 
     settings = Settings.from_env()
     started = time.perf_counter()
-    judgments = read_table(settings.table_path("judgments"))
-    evaluate_groups(pd.DataFrame({"qid": ["q"], "doc_id": ["d"], "rank": [1], "score": [1.0]}),
-                    {"q": {"d": 1, "e": 0}}, {}, STATUTE_METRICS)
-    rows, load_s = [], 0.0
-    store = open_store(settings.qdrant_path, settings.qdrant_url, settings.qdrant_api_key)
-    try:
-        for side, (searcher, load) in SIDES.items():
-            chosen = [n for n in names if load_config(n).params.get("side", "statutes") == side]
-            if not chosen:
-                continue
-            loading = time.perf_counter()
-            resources = load(settings, store)
-            load_s += time.perf_counter() - loading
-            for name in chosen:
-                params = load_config(name).params
-                search = searcher(name, params, resources)
-                for queryset_name in params["querysets"]:
-                    queryset = load_any_queryset(queryset_name, settings.corpus_root, judgments)
-                    timed = run_queryset(search, queryset, int(params["top_k"]),
-                                         CANDIDATE_SOURCES.get(queryset_name))
-                    write_trec(timed.run, settings.data_dir / "runs" / queryset_name /
-                               f"{name}.trec", name, queryset.queries["qid"].tolist())
-                    evaluate_groups(timed.run, queryset.qrels, group_tags(queryset),
-                                    STATUTE_METRICS if side == "statutes" else DEFAULT_METRICS)
-                    rows.append({"config": name, "queryset": queryset_name,
-                                 "queries": len(queryset.queries),
-                                 "median_ms": round(timed.median_ms, 2)})
-    finally:
-        store.close()
+    result = measure(settings, names, runs_dir=settings.data_dir / "runs")
+    load_s = sum(s for what, s in result.cold.items() if what.startswith("load "))
     return {"work_s": time.perf_counter() - started, "ok": True, "load_s": load_s,
-            "runs": rows, "queries": sum(r["queries"] for r in rows)}
+            "runs": [{k: row[k] for k in ("config", "queryset", "queries", "median_ms")}
+                     for row in result.rows], "queries": result.queries}
 
 
 def child(stage: str) -> dict:
@@ -551,7 +518,7 @@ def report(results: list[StageResult], subsets: dict[float, Subset],
     evaluated = next((r.detail for r in results if r.stage == "evaluate" and r.ok), None)
     eval_line = ("evaluate: " + ", ".join(EVAL_CONFIGS) + (
         f" ({len(evaluated['runs'])} (config, query set) runs, {evaluated['queries']} queries, "
-        "through evals/runner.py)" if evaluated else ""))
+        "through benchmarks/bench_evaluation.py's loop)" if evaluated else ""))
     notes = [f"embedders: {SCALING_EMBEDDER} for sections and chunks (NYAYA_EMBEDDER, "
              "NYAYA_CHUNK_EMBEDDER); each fraction from an empty data folder and embedding cache",
              eval_line,
