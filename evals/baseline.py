@@ -18,6 +18,7 @@ import pandas as pd
 import yaml
 
 from evals.inputs import read_yaml
+from nyaya.tables import read_table
 
 BASELINES = Path(__file__).resolve().parent / "baselines" / "regression.yaml"
 HEADLINE_METRICS = ("ndcg@10", "map", "precision@3", "mrr")
@@ -144,9 +145,9 @@ def failures(deltas: pd.DataFrame) -> pd.DataFrame:
 def read_metrics(path: Path) -> pd.DataFrame:
     """A metrics table for `write_baseline`, refused with the file named when it is not
     Parquet or lacks a column the baseline is keyed on."""
-    try:
-        metrics = pd.read_parquet(path)
-    except (OSError, ValueError) as err:  # pyarrow's ArrowInvalid is a ValueError
+    try:  # checked against its checksum too, as every table the pipeline wrote
+        metrics = read_table(path)
+    except (OSError, ValueError) as err:
         raise ValueError(f"{path}: not a readable Parquet table: {err}") from err
     missing = [column for column in METRICS_COLUMNS if column not in metrics.columns]
     if missing:

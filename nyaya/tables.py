@@ -9,11 +9,15 @@ same inputs give byte-identical files. Each file has CRC32 page checksums and a 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+T = TypeVar("T")
 
 
 class CorruptTableError(ValueError):
@@ -71,15 +75,21 @@ def _check_bytes(path: Path, data: bytes) -> None:
                              f"({expected[:16]})")
 
 
-def verify_table(path: Path) -> None:
-    """Raise CorruptTableError unless the file matches its checksum (or, for a table written
-    before checksums, has a readable Parquet footer); cheap: no rows are decoded."""
+def _decoded(path: Path, decode: Callable[[pa.BufferReader], T]) -> T:
+    """`decode` of the file's bytes, once they match the sidecar checksum (if any); a file
+    that does not decode raises CorruptTableError."""
     data = path.read_bytes()
     _check_bytes(path, data)
     try:
-        pq.ParquetFile(pa.BufferReader(data))
+        return decode(pa.BufferReader(data))
     except (OSError, pa.ArrowException) as err:
         raise _corrupt(path, f"unreadable Parquet ({err})") from err
+
+
+def verify_table(path: Path) -> None:
+    """Raise CorruptTableError unless the file matches its checksum (or, for a table written
+    before checksums, has a readable Parquet footer); cheap: no rows are decoded."""
+    _decoded(path, pq.ParquetFile)
 
 
 def read_table(path: Path) -> pd.DataFrame:
@@ -93,13 +103,8 @@ def read_table(path: Path) -> pd.DataFrame:
             f"{path} does not exist: build the tables first (`make run`, or "
             "`dagster asset materialize -m pipelines.definitions --select '*'`)"
         )
-    data = path.read_bytes()
-    _check_bytes(path, data)
-    try:
-        table = pq.read_table(pa.BufferReader(data), page_checksum_verification=True)
-    except (OSError, pa.ArrowException) as err:
-        raise _corrupt(path, f"unreadable Parquet ({err})") from err
-    return table.to_pandas()
+    return _decoded(path, lambda data: pq.read_table(
+        data, page_checksum_verification=True)).to_pandas()
 
 
 def records(frame: pd.DataFrame) -> list[dict]:

@@ -172,12 +172,12 @@ class StatuteChecker:
     def section_row(self, act_code: str, section: str) -> dict | None:
         return self.lookup.sections.get((act_code, normalize_section_number(section)))
 
-    def _description_of(self, key: tuple[str, str], row: dict | None) -> dict[str, float]:
+    def _description_of(self, key: tuple[str, str]) -> dict[str, float]:
         """A section's description: made at load for the six codes, else once when first
         needed (stemming section text on every citation was a tenth of verification time)."""
         found = self._descriptions.get(key)
         if found is None:
-            found = self._descriptions[key] = _description(row or {})
+            found = self._descriptions[key] = _description(self.lookup.sections.get(key) or {})
         return found
 
     def verdict(self, text: str, mention: StatuteMention, *, as_of: date | None = None,
@@ -254,8 +254,8 @@ class StatuteChecker:
         context = _terms(citation_context(text, mention.group_start, mention.group_end))
         if not context:
             return None
-        score = overlap_score(context, self._description_of(other, other_row))
-        cited_score = overlap_score(context, self._description_of(own, self.section_row(*own)))
+        score = overlap_score(context, self._description_of(other))
+        cited_score = overlap_score(context, self._description_of(own))
         if (score < FF_MIN_SCORE or score - cited_score < FF_MARGIN
                 or score < FF_RATIO * cited_score):
             return None
