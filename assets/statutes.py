@@ -4,16 +4,63 @@
 import dagster as dg
 import pandas as pd
 
-from assets.sources import statute_corpus
+from assets.sources import STATUTE_SOURCES, statute_corpus
 from nyaya.provenance import source_fingerprint
 from nyaya.statutes import frames, validate
-from nyaya.statutes.ingest import ingest_statutes
-from nyaya.statutes.registry import alias_index_from_rows, known_gaps
+from nyaya.statutes.ingest import StatuteCorpus, act_codes, parse_source, source_fingerprints
+from nyaya.statutes.model import Quarantined, SectionRecord
+from nyaya.statutes.registry import ActEntry, alias_index_from_rows, known_gaps
 from nyaya.statutes.transitions import build_transition_map
 from pipelines.resources import NyayaSettings
 
 GROUP = "statutes"
 CODE_VERSION = source_fingerprint(__name__)
+
+
+PARTS_GROUP = "statute_parts"
+SOURCE_FINGERPRINT = "source_fingerprint"
+PARSED = {"parsed_acts": ActEntry, "parsed_sections": SectionRecord,
+          "parsed_quarantine": Quarantined}
+
+
+@dg.multi_asset(
+    group_name=PARTS_GROUP,
+    partitions_def=STATUTE_SOURCES,
+    backfill_policy=dg.BackfillPolicy.single_run(),
+    outs={
+        "parsed_acts": dg.AssetOut(
+            code_version=CODE_VERSION, description="One source's registry entry."),
+        "parsed_sections": dg.AssetOut(
+            code_version=CODE_VERSION, description="One source's sections, as parsed."),
+        "parsed_quarantine": dg.AssetOut(
+            code_version=CODE_VERSION, description="One source's input that is not a record."),
+    },
+)
+def statute_parts(context: dg.AssetExecutionContext, settings: NyayaSettings):
+    """Parse the statute sources of this run's partitions, one Act (or JSON code) each: a
+    changed Act is parsed again alone, and a backfill runs every partition in one process.
+    Each partition records the fingerprint of the source it was parsed from."""
+    corpus_root = settings.resolved().require_corpus()
+    codes = act_codes(corpus_root)
+    gone = sorted(set(context.partition_keys) - set(codes))
+    if gone:
+        raise ValueError(f"statute sources {gone} are partitions but no longer in the corpus "
+                         f"at {corpus_root}: `nyaya run` removes them before it runs")
+    parts = {key: parse_source(corpus_root, key, codes[key]) for key in context.partition_keys}
+    fingerprints = source_fingerprints(corpus_root)
+    context.log.info(f"{len(parts)} statute sources parsed")
+    for name, kind in PARSED.items():
+        for key in parts:
+            context.add_asset_metadata({SOURCE_FINGERPRINT: fingerprints[key],
+                                        "act_code": codes[key]},
+                                       asset_key=name, partition_key=key)
+        yield dg.Output({key: frames.records_frame(_records(part, kind), kind)
+                         for key, part in parts.items()}, name)
+
+
+def _records(part: StatuteCorpus, kind: type) -> list:
+    return {ActEntry: part.registry, SectionRecord: part.sections,
+            Quarantined: part.quarantined}[kind]
 
 
 @dg.multi_asset(
@@ -28,12 +75,14 @@ CODE_VERSION = source_fingerprint(__name__)
             code_version=CODE_VERSION, description="Input that could not become a record."),
     },
 )
-def statute_tables(context: dg.AssetExecutionContext, settings: NyayaSettings):
-    """Read the statute corpus once and emit the registry, sections and quarantined input."""
-    corpus = ingest_statutes(settings.resolved().require_corpus())
-    registry = frames.registry_frame(corpus.registry)
-    sections = frames.sections_frame(corpus.sections, registry)
-    quarantine = frames.quarantine_frame(corpus.quarantined)
+def statute_tables(context: dg.AssetExecutionContext, parsed_acts: pd.DataFrame,
+                   parsed_sections: pd.DataFrame, parsed_quarantine: pd.DataFrame):
+    """Assemble every source's parsed records into the registry, sections and quarantine."""
+    registry = frames.registry_frame(frames.from_records_frame(parsed_acts, ActEntry))
+    sections = frames.sections_frame(frames.from_records_frame(parsed_sections, SectionRecord),
+                                     registry)
+    quarantine = frames.quarantine_frame(frames.from_records_frame(parsed_quarantine,
+                                                                   Quarantined))
     context.log.info(f"{len(registry)} Acts, {len(sections)} sections, "
                      f"{len(quarantine)} quarantined records")
     per_reason = quarantine["reason"].value_counts().to_dict()

@@ -133,7 +133,8 @@ def _run(args: argparse.Namespace) -> int:
     import dagster as dg  # the pipeline is optional for lookups; import it only here
 
     from pipelines.definitions import defs, run_tags
-    from pipelines.freshness import keys_to_run, observe_corpus
+    from pipelines.freshness import keys_to_run
+    from pipelines.partitions import ASSEMBLING_JOBS
     from pipelines.recovery import owner_tags, release_dead_runs
 
     instance = dg.DagsterInstance.get() if args.persist else dg.DagsterInstance.ephemeral()
@@ -143,8 +144,10 @@ def _run(args: argparse.Namespace) -> int:
     job = defs.resolve_job_def(args.job)
     tags = {**run_tags(args.job), **owner_tags()}
     selection = None
+    _sync_and_observe(instance)
+    if args.job in ASSEMBLING_JOBS and _run_parts(args, instance) != 0:
+        return 1
     if args.persist and not args.all:
-        observe_corpus(instance, {"settings": defs.resources["settings"]})
         keys, reasons = keys_to_run(defs, args.job, instance)
         print(f"{args.job}: assets by state: "
               + ", ".join(f"{count} {reason}" for reason, count in sorted(reasons.items())))
@@ -171,6 +174,47 @@ def _run(args: argparse.Namespace) -> int:
     result = job.execute_in_process(instance=instance, raise_on_error=False,
                                     asset_selection=selection, tags=tags)
     return _run_outcome(args.job, result)
+
+
+def _sync_and_observe(instance) -> None:
+    """Bring the corpus-keyed partitions in step with the corpus (saying what changed), then
+    record the corpus fingerprints."""
+    from pipelines.definitions import defs
+    from pipelines.freshness import observe_corpus
+    from pipelines.partitions import sync_partitions
+
+    settings = defs.resources["settings"].resolved()
+    changes = sync_partitions(instance, settings.require_corpus(), settings.data_dir / "warehouse")
+    for name, (added, removed) in changes.items():
+        if added or removed:
+            print(f"{name}: {len(added)} partitions added, {len(removed)} removed"
+                  + (f" ({', '.join(removed)})" if removed else ""))
+    observe_corpus(instance, {"settings": defs.resources["settings"]})
+
+
+def _run_parts(args: argparse.Namespace, instance) -> int:
+    """Parse the statute sources that are new, changed or damaged (every one with --all or
+    --no-persist), one run per contiguous range of partitions. 0 when every run succeeded."""
+    from nyaya.statutes.ingest import source_fingerprints
+    from pipelines.definitions import defs
+    from pipelines.freshness import partitions_to_run
+    from pipelines.partitions import PARTS_JOBS, materialize_parts
+    from pipelines.recovery import owner_tags
+
+    for job_name in PARTS_JOBS:
+        job = defs.resolve_job_def(job_name)
+        corpus = defs.resources["settings"].resolved().require_corpus()
+        partitions = (partitions_to_run(job, instance, source_fingerprints(corpus))
+                      if args.persist and not args.all else None)
+        if partitions == []:
+            print(f"{job_name}: every partition is fresh")
+            continue
+        count = "every" if partitions is None else str(len(partitions))
+        print(f"{job_name}: materializing {count} partitions")
+        for result in materialize_parts(job, instance, partitions, tags=owner_tags()):
+            if _run_outcome(job_name, result) != 0:
+                return 1
+    return 0
 
 
 def _run_outcome(job: str, result) -> int:

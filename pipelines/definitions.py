@@ -7,13 +7,19 @@ import dagster as dg
 from assets import evaluation, indexes, judgments, sources, statutes
 from pipelines.resources import NyayaSettings, ParquetIOManager
 from pipelines.schedules import every_partition, nightly_evaluation
-from pipelines.sensors import corpus_change_sensor
+from pipelines.sensors import corpus_change_sensor, ingest_after_parts
 
 all_assets = dg.load_assets_from_modules([sources, statutes, judgments, indexes, evaluation])
 all_checks = dg.load_asset_checks_from_modules([statutes, judgments, indexes, evaluation])
 
+#: the per-source statute parts (partitioned by source) run in a job of their own: a job holds
+#: one partitions definition, and the evaluation's is the retrieval configs
+PARTS = dg.AssetSelection.groups(statutes.PARTS_GROUP)
+statute_parts_job = dg.define_asset_job(
+    "statute_parts_job", selection=PARTS, partitions_def=sources.STATUTE_SOURCES,
+    description="Parse the statute sources of its partitions, one Act or JSON code each.")
 main_job = dg.define_asset_job(
-    "main_job", selection=dg.AssetSelection.all(),
+    "main_job", selection=dg.AssetSelection.all() - PARTS,
     description="Corpus to report: ingest, tables, indexes, checks, runs, metrics and the report.")
 ingest_job = dg.define_asset_job(
     "ingest_job", selection=dg.AssetSelection.groups(statutes.GROUP, judgments.GROUP),
@@ -28,9 +34,10 @@ evaluation_job = dg.define_asset_job(
 defs = dg.Definitions(
     assets=all_assets,
     asset_checks=all_checks,
-    jobs=[main_job, ingest_job, index_job, evaluation_job],
+    jobs=[statute_parts_job, main_job, ingest_job, index_job, evaluation_job],
     schedules=[nightly_evaluation(evaluation_job, evaluation.CONFIGS)],
-    sensors=[corpus_change_sensor(ingest_job)],
+    sensors=[corpus_change_sensor(statute_parts_job, ingest_job),
+             ingest_after_parts(statute_parts_job, ingest_job)],
     resources={"settings": NyayaSettings(), "io_manager": ParquetIOManager()},
 )
 

@@ -56,14 +56,21 @@ def main_run(real_corpus: Path, tmp_path_factory: pytest.TempPathFactory):
     import dagster as dg
 
     from pipelines.definitions import defs, run_tags
+    from pipelines.partitions import PARTS_JOBS, materialize_parts, sync_partitions
     from pipelines.resources import NyayaSettings, ParquetIOManager
 
     data_dir = tmp_path_factory.mktemp("data")
     settings = NyayaSettings(corpus_root=str(real_corpus), data_dir=str(data_dir),
                              embedder=TEST_EMBEDDER, models_dir=str(Settings.from_env().models_dir))
     resources = {"settings": settings, "io_manager": ParquetIOManager(data_dir=str(data_dir))}
+    instance = dg.DagsterInstance.ephemeral()
+    sync_partitions(instance, real_corpus)
+    for job_name in PARTS_JOBS:
+        for parsed in materialize_parts(defs.resolve_job_def(job_name), instance,
+                                        resources=resources):
+            assert parsed.success, f"{job_name} failed"
     result = defs.resolve_job_def("main_job").execute_in_process(
-        instance=dg.DagsterInstance.ephemeral(), resources=resources, raise_on_error=False,
+        instance=instance, resources=resources, raise_on_error=False,
         tags=run_tags("main_job"))
     return data_dir, result
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dagster as dg
 import pandas as pd
 import pytest
+from staged import materialize_staged
 
 from assets import evaluation, judgments, statutes
 from evals.configs import config_names
@@ -23,7 +24,7 @@ def resources_for(corpus, data_dir) -> dict:
 @pytest.fixture(scope="module")
 def built(fixture_corpus, tmp_path_factory):
     data_dir = tmp_path_factory.mktemp("data")
-    result = dg.materialize(STATUTE_ASSETS, resources=resources_for(fixture_corpus, data_dir))
+    result = materialize_staged(STATUTE_ASSETS, resources_for(fixture_corpus, data_dir))
     assert result.success
     return data_dir, result
 
@@ -94,9 +95,8 @@ def test_definitions_and_references_come_from_section_text(built):
 
 def test_checks_can_fail_and_block(fixture_corpus, tmp_path):
     """On the fixture corpus BNS has 7 sections, not 358: the blocking check must say so."""
-    result = dg.materialize([*STATUTE_ASSETS, *STATUTE_CHECKS],
-                            resources=resources_for(fixture_corpus, tmp_path),
-                            raise_on_error=False)
+    result = materialize_staged([*STATUTE_ASSETS, *STATUTE_CHECKS],
+                                resources_for(fixture_corpus, tmp_path), raise_on_error=False)
     evaluations = {e.check_name: e for e in result.get_asset_check_evaluations()}
     counts = evaluations["sections_match_official_counts"]
     assert not counts.passed
@@ -111,7 +111,7 @@ def test_definitions_load_with_every_job_schedule_and_sensor():
     assert {job.name for job in repo.get_all_jobs()} >= {"main_job", "ingest_job",
                                                           "evaluation_job"}
     assert {s.name for s in repo.schedule_defs} == {"nightly_evaluation"}
-    assert {s.name for s in repo.sensor_defs} == {"corpus_change_sensor"}
+    assert {s.name for s in repo.sensor_defs} == {"corpus_change_sensor", "ingest_after_parts"}
     keys = {key.to_user_string() for key in repo.asset_graph.get_all_asset_keys()}
     assert keys >= {"act_registry", "sections", "sub_sections", "law_transition_map",
                     "cross_references", "definitions_index", "human_review_queue",

@@ -9,6 +9,7 @@ import dagster as dg
 import numpy as np
 import pandas as pd
 import pytest
+from staged import materialize_staged
 
 from assets import indexes, judgments, statutes
 from nyaya.index.collections import COLLECTIONS
@@ -32,11 +33,12 @@ def built(fixture_corpus, models_dir, tmp_path_factory):
     resources = {"settings": NyayaSettings(corpus_root=str(fixture_corpus), data_dir=str(data_dir),
                                            models_dir=str(models_dir)),
                  "io_manager": ParquetIOManager(data_dir=str(data_dir))}
-    first = dg.materialize([*UPSTREAM, *INDEX_ASSETS, *INDEX_CHECKS], resources=resources,
-                           raise_on_error=False)
+    instance = dg.DagsterInstance.ephemeral()
+    first = materialize_staged([*UPSTREAM, *INDEX_ASSETS, *INDEX_CHECKS], resources, instance,
+                               raise_on_error=False)
     second = dg.materialize([*INDEX_ASSETS, *INDEX_CHECKS, *UPSTREAM], resources=resources,
                             selection=dg.AssetSelection.groups(indexes.GROUP),
-                            raise_on_error=False)
+                            instance=instance, raise_on_error=False)
     return first, second, data_dir
 
 
@@ -105,7 +107,7 @@ def test_the_same_inputs_give_byte_identical_tables_vectors_and_index_metadata(
     resources = {"settings": NyayaSettings(corpus_root=str(fixture_corpus), data_dir=str(other),
                                            models_dir=str(models_dir)),
                  "io_manager": ParquetIOManager(data_dir=str(other))}
-    assert dg.materialize([*UPSTREAM, *INDEX_ASSETS], resources=resources).success
+    assert materialize_staged([*UPSTREAM, *INDEX_ASSETS], resources).success
     for folder, pattern in (("warehouse", "*.parquet"), ("vectors", "*"), ("faiss", "*")):
         first, second = file_digests(data_dir / folder, pattern), file_digests(other / folder,
                                                                               pattern)

@@ -7,6 +7,7 @@ import json
 import dagster as dg
 import pandas as pd
 import pytest
+from staged import materialize_staged
 
 from assets import judgments, statutes
 from nyaya.judgments.graph import to_networkx
@@ -23,7 +24,7 @@ def built(fixture_corpus, tmp_path_factory):
     resources = {"settings": NyayaSettings(corpus_root=str(fixture_corpus),
                                            data_dir=str(data_dir)),
                  "io_manager": ParquetIOManager(data_dir=str(data_dir))}
-    result = dg.materialize([*ASSETS, *CHECKS], resources=resources, raise_on_error=False)
+    result = materialize_staged([*ASSETS, *CHECKS], resources, raise_on_error=False)
     tables = {name: pd.read_parquet(data_dir / "warehouse" / f"{name}.parquet")
               for name in ("judgments", "sc_case_registry", "judgment_quarantine",
                            "judgment_chunks", "citation_mentions", "entity_index",

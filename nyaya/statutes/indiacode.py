@@ -116,8 +116,24 @@ def read_act(act_dir: Path, corpus_root: Path) -> ActDocument:
             f"front matter says parts: {declared} but {len(parts)} part files exist",
         )
     first = parts[0].front_matter
-    title = first["title"].strip().rstrip(".")
-    return ActDocument(act_dir.name, title, first.get("source"), parts)
+    return ActDocument(act_dir.name, _title(first), first.get("source"), parts)
+
+
+def _title(front_matter: dict[str, str]) -> str:
+    return front_matter["title"].strip().rstrip(".")
+
+
+def read_title(act_dir: Path, corpus_root: Path) -> str | None:
+    """The Act's title from its first part's front matter alone (None where that is
+    unreadable): what act codes are derived from, without parsing the whole Act."""
+    part_paths = sorted(p for p in act_dir.iterdir() if PART_FILE.match(p.name))
+    if not part_paths:
+        return None
+    rel = str(part_paths[0].relative_to(corpus_root))
+    try:
+        return _title(parse_front_matter(read_text(part_paths[0], rel), rel)[0])
+    except CorpusFormatError:
+        return None
 
 
 def _status(title: str) -> str:

@@ -6,12 +6,13 @@ This is the one place that knows the corpus layout (`statutes/indiacode`, `repea
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from nyaya.statutes.chapters import chapter_of, read_chapters
-from nyaya.statutes.indiacode import ActDocument, parse_section_headings, read_act
+from nyaya.statutes.indiacode import parse_section_headings, read_act, read_title
 from nyaya.statutes.model import CorpusFormatError, Quarantined, SectionRecord
 from nyaya.statutes.pagetext import parse_page_text_act
 from nyaya.statutes.registry import (
@@ -48,10 +49,9 @@ def _title_from_slug(slug: str) -> str:
     return f"{title}, {year}" if year else title
 
 
-def _indiacode_entry(slug: str, code: str, doc: ActDocument | None, fact: dict | None,
-                     section_format: str) -> ActEntry:
+def _indiacode_entry(slug: str, code: str, title: str, source_url: str | None,
+                     fact: dict | None, section_format: str) -> ActEntry:
     fact = fact or {}
-    title = doc.title if doc else _title_from_slug(slug)
     year = title_year(title, slug)
     return ActEntry(
         act_code=code, title=title, year=year, status=fact.get("status", "in_force"),
@@ -59,7 +59,7 @@ def _indiacode_entry(slug: str, code: str, doc: ActDocument | None, fact: dict |
         legal_domain=fact.get("legal_domain", domain_for_title(title)),
         applicable_from=fact.get("applicable_from"), repealed_by=fact.get("repealed_by"),
         repealed_on=fact.get("repealed_on"), source_kind="indiacode",
-        source_path=f"{INDIACODE}/{slug}", source_url=doc.source_url if doc else None,
+        source_path=f"{INDIACODE}/{slug}", source_url=source_url,
         section_format=section_format, curated=bool(fact), aliases=list(fact.get("aliases", [])),
     )
 
@@ -89,52 +89,109 @@ def _with_chapters(corpus_root: Path, slug: str, sections: list[SectionRecord]
     return out
 
 
+def source_keys(corpus_root: Path) -> list[str]:
+    """One key per statute source, in a stable order: each India Code Act folder (its slug)
+    and each JSON code ('repealed.ipc-1860', 'constitution'). These are the partitions that
+    ingestion is split into, so that a changed Act is the only one parsed again."""
+    slugs = sorted(p.name for p in (corpus_root / INDIACODE).iterdir() if p.is_dir())
+    return [*slugs, *(_json_key(source) for source in JSON_SOURCES)]
+
+
+def _json_key(source: str) -> str:
+    return source.replace(":", ".")
+
+
+def _json_source(key: str) -> str | None:
+    return next((source for source in JSON_SOURCES if _json_key(source) == key), None)
+
+
+def source_files(corpus_root: Path, key: str) -> list[Path]:
+    """The files whose bytes decide one source's records: an Act's part files and its chapter
+    table, or a JSON code's file."""
+    source = _json_source(key)
+    if source:
+        return [corpus_root / JSON_SOURCES[source][0]]
+    chapters = corpus_root / CHAPTER_TABLES / f"{key}.csv"
+    act_files = sorted(p for p in (corpus_root / INDIACODE / key).rglob("*") if p.is_file())
+    return [*act_files, *([chapters] if chapters.exists() else [])]
+
+
+def act_codes(corpus_root: Path) -> dict[str, str]:
+    """source key -> act_code. Curated Acts have theirs in the facts; the others derive one
+    from their titles, and a title shared by two Acts changes both codes, so this is decided
+    over every source at once (from the front matter only, which is cheap)."""
+    facts = {fact["source"]: fact for fact in load_facts()["acts"]}
+    curated_codes = {fact["act_code"] for fact in facts.values()}
+    codes = {_json_key(source): facts[source]["act_code"] for source in JSON_SOURCES}
+    uncurated: dict[str, tuple[str, int | None]] = {}
+    for key in source_keys(corpus_root):
+        if key in codes:
+            continue
+        fact = facts.get(f"indiacode:{key}")
+        if fact:
+            codes[key] = fact["act_code"]
+        else:
+            title = _act_title(corpus_root, key)
+            uncurated[key] = (title, title_year(title, key))
+    return {**codes, **derive_codes(uncurated, curated_codes)}
+
+
+def _act_title(corpus_root: Path, slug: str) -> str:
+    return read_title(corpus_root / INDIACODE / slug, corpus_root) or _title_from_slug(slug)
+
+
+def source_fingerprints(corpus_root: Path) -> dict[str, str]:
+    """source key -> sha256 over its act code and its files' names and bytes: a source whose
+    fingerprint is unchanged parses to the same records."""
+    fingerprints = {}
+    for key, code in act_codes(corpus_root).items():
+        digest = hashlib.sha256(code.encode())
+        for path in source_files(corpus_root, key):
+            digest.update(str(path.relative_to(corpus_root)).encode())
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+        fingerprints[key] = digest.hexdigest()[:16]
+    return fingerprints
+
+
+def parse_source(corpus_root: Path, key: str, act_code: str) -> StatuteCorpus:
+    """One source's registry entry, sections and quarantined records."""
+    facts = {fact["source"]: fact for fact in load_facts()["acts"]}
+    source = _json_source(key)
+    if source:
+        rel, reader = JSON_SOURCES[source]
+        entry = _json_entry(facts[source], rel)
+        try:
+            collected = reader(corpus_root, rel, act_code)
+        except CorpusFormatError as err:
+            return StatuteCorpus([entry], [], [Quarantined(
+                err.path, err.line, act_code, None, "unreadable_source_file", err.message)])
+        return StatuteCorpus([entry], collected.sections, collected.quarantined)
+    fact = facts.get(f"indiacode:{key}")
+    try:
+        doc = read_act(corpus_root / INDIACODE / key, corpus_root)
+    except CorpusFormatError as err:
+        entry = _indiacode_entry(key, act_code, _act_title(corpus_root, key), None, fact,
+                                 "unreadable")
+        return StatuteCorpus([entry], [], [Quarantined(
+            err.path, err.line, None, None, "unreadable_act_file", err.message)])
+    if doc.has_section_headings:
+        found, bad = parse_section_headings(doc, act_code)
+        section_format = "headings"
+    else:
+        found, bad = parse_page_text_act(doc.lines, act_code=act_code)
+        section_format = "page_text"
+    entry = _indiacode_entry(key, act_code, doc.title, doc.source_url, fact, section_format)
+    return StatuteCorpus([entry], _with_chapters(corpus_root, key, found), bad)
+
+
+def combine(parts: list[StatuteCorpus]) -> StatuteCorpus:
+    return StatuteCorpus([e for p in parts for e in p.registry],
+                         [s for p in parts for s in p.sections],
+                         [q for p in parts for q in p.quarantined])
+
+
 def ingest_statutes(corpus_root: Path) -> StatuteCorpus:
     """Every Act, section and quarantined record of the statute corpus, in a stable order."""
-    facts = {fact["source"]: fact for fact in load_facts()["acts"]}
-    act_dirs = sorted(p for p in (corpus_root / INDIACODE).iterdir() if p.is_dir())
-    docs: dict[str, ActDocument | None] = {}
-    quarantined: list[Quarantined] = []
-    for act_dir in act_dirs:
-        try:
-            docs[act_dir.name] = read_act(act_dir, corpus_root)
-        except CorpusFormatError as err:
-            docs[act_dir.name] = None
-            quarantined.append(Quarantined(err.path, err.line, None, None, "unreadable_act_file",
-                                           err.message))
-    curated_codes = {fact["act_code"] for fact in facts.values()}
-    uncurated = {slug: (doc.title if doc else _title_from_slug(slug)) for slug, doc in docs.items()
-                 if f"indiacode:{slug}" not in facts}
-    derived = derive_codes({slug: (title, title_year(title, slug))
-                            for slug, title in uncurated.items()}, curated_codes)
-
-    registry: list[ActEntry] = []
-    sections: list[SectionRecord] = []
-    for slug, doc in docs.items():
-        fact = facts.get(f"indiacode:{slug}")
-        code = fact["act_code"] if fact else derived[slug]
-        if doc is None:
-            registry.append(_indiacode_entry(slug, code, None, fact, "unreadable"))
-            continue
-        if doc.has_section_headings:
-            found, bad = parse_section_headings(doc, code)
-            section_format = "headings"
-        else:
-            found, bad = parse_page_text_act(doc.lines, act_code=code)
-            section_format = "page_text"
-        registry.append(_indiacode_entry(slug, code, doc, fact, section_format))
-        sections.extend(_with_chapters(corpus_root, slug, found))
-        quarantined.extend(bad)
-
-    for source, (rel, reader) in JSON_SOURCES.items():
-        fact = facts[source]
-        registry.append(_json_entry(fact, rel))
-        try:
-            collected = reader(corpus_root, rel, fact["act_code"])
-        except CorpusFormatError as err:
-            quarantined.append(Quarantined(err.path, err.line, fact["act_code"], None,
-                                           "unreadable_source_file", err.message))
-            continue
-        sections.extend(collected.sections)
-        quarantined.extend(collected.quarantined)
-    return StatuteCorpus(registry, sections, quarantined)
+    codes = act_codes(corpus_root)
+    return combine([parse_source(corpus_root, key, codes[key])
+                    for key in source_keys(corpus_root)])
