@@ -4,10 +4,20 @@
 import dagster as dg
 import pandas as pd
 
-from assets.sources import judgment_corpus
+from assets.sources import JUDGMENT_YEARS, SOURCE_FINGERPRINT, judgment_corpus
 from evals.judgment_quality import domain_accuracy, statute_extraction_scores
 from nyaya.judgments import tables, validate
+from nyaya.judgments.sources import (
+    DATASET,
+    UNDATED,
+    judgment_years,
+    read_judgment_dataset,
+    read_judgments,
+    year_fingerprints,
+    year_key,
+)
 from nyaya.provenance import source_fingerprint
+from nyaya.tables import Part, PartTables
 from pipelines.resources import NyayaSettings
 
 GROUP = "judgments"
@@ -18,6 +28,41 @@ class ChunkingConfig(dg.Config):
     """Token budget per chunk (word and punctuation tokens; 192 fits a 256-WordPiece window)."""
 
     token_budget: int = tables.DEFAULT_TOKEN_BUDGET
+
+
+PARTS_GROUP = "judgment_parts"
+
+
+@dg.asset(group_name=PARTS_GROUP, partitions_def=JUDGMENT_YEARS, code_version=CODE_VERSION,
+          backfill_policy=dg.BackfillPolicy.single_run())
+def judgment_parts(context: dg.AssetExecutionContext, config: ChunkingConfig,
+                   settings: NyayaSettings) -> dict[str, Part]:
+    """Read, chunk and find case citations in the judgments of this run's years (tables
+    `judgments`, `quarantine`, `chunks`, `case_citations`): a changed judgment redoes its year
+    alone. Each part keeps the fingerprint of its year's files."""
+    resolved = settings.resolved()
+    corpus_root = resolved.require_corpus()
+    years = judgment_years(corpus_root)
+    # taken before reading, as for the statute parts
+    fingerprints = year_fingerprints(corpus_root, years, resolved.judgments_dataset)
+    gone = sorted(set(context.partition_keys) - set(fingerprints))
+    if gone:
+        raise ValueError(f"judgment partitions {gone} are no longer in the corpus at "
+                         f"{corpus_root}: `nyaya run` removes them before it runs")
+    files = {rel for key in context.partition_keys if key != DATASET for rel in years[key]}
+    records, quarantined = read_judgments(corpus_root, only=files)
+    by_key: dict[str, tuple[list, list]] = {key: ([], []) for key in context.partition_keys}
+    for record in records:
+        by_key[year_key(record)][0].append(record)
+    if UNDATED in by_key:
+        by_key[UNDATED][1].extend(quarantined)
+    if DATASET in by_key:
+        by_key[DATASET] = read_judgment_dataset(resolved.judgments_dataset)
+    context.log.info(f"{len(records)} judgments in {len(by_key)} partitions")
+    return {key: Part(tables.judgment_part(found, bad, config.token_budget), {
+                SOURCE_FINGERPRINT: fingerprints[key], "code_version": CODE_VERSION,
+                "token_budget": str(config.token_budget)})
+            for key, (found, bad) in by_key.items()}
 
 
 @dg.multi_asset(
@@ -33,11 +78,12 @@ class ChunkingConfig(dg.Config):
             code_version=CODE_VERSION, description="Judgment input that was not usable."),
     },
 )
-def judgment_sources(context: dg.AssetExecutionContext, settings: NyayaSettings):
-    """Read AILA 2019, IRLeD 2017 and the SC metadata once; link rows that are one case."""
-    resolved = settings.resolved()
-    judgments, registry, quarantine = tables.judgment_tables(resolved.require_corpus(),
-                                                             resolved.judgments_dataset)
+def judgment_sources(context: dg.AssetExecutionContext, settings: NyayaSettings,
+                     judgment_parts: PartTables):
+    """Every year's judgments, linked where rows are one case, and the SC metadata."""
+    judgments, registry, quarantine = tables.judgment_tables(
+        settings.resolved().require_corpus(), judgment_parts["judgments"],
+        judgment_parts["quarantine"])
     context.log.info(f"{len(judgments)} judgments, {len(registry)} registry records, "
                      f"{len(quarantine)} quarantined")
     yield dg.Output(judgments, "judgments", metadata=validate.judgment_stats(judgments))
@@ -49,11 +95,10 @@ def judgment_sources(context: dg.AssetExecutionContext, settings: NyayaSettings)
 
 
 @dg.asset(group_name=GROUP, code_version=CODE_VERSION)
-def judgment_chunks(config: ChunkingConfig, judgments: pd.DataFrame) -> dg.Output:
+def judgment_chunks(judgments: pd.DataFrame, judgment_parts: PartTables) -> dg.Output:
     """Paragraph-aware chunks with stable ids and character offsets into the judgment."""
-    frame = tables.chunk_table(judgments, config.token_budget)
+    frame = tables.chunk_table(judgment_parts["chunks"])
     return dg.Output(frame, metadata={
-        "token_budget": config.token_budget,
         "chunks_per_judgment": round(len(frame) / max(len(judgments), 1), 2),
         "max_tokens": int(frame["approx_tokens"].max()) if len(frame) else 0})
 
@@ -61,10 +106,11 @@ def judgment_chunks(config: ChunkingConfig, judgments: pd.DataFrame) -> dg.Outpu
 @dg.asset(group_name=GROUP, code_version=CODE_VERSION, deps=[judgment_corpus])
 def citation_mentions(settings: NyayaSettings, judgments: pd.DataFrame,
                       judgment_chunks: pd.DataFrame, act_registry: pd.DataFrame,
-                      sections: pd.DataFrame, sc_case_registry: pd.DataFrame) -> dg.Output:
+                      sections: pd.DataFrame, sc_case_registry: pd.DataFrame,
+                      judgment_parts: PartTables) -> dg.Output:
     """Statute mentions and case citations in judgment text, resolved or kept with a reason."""
     frame = tables.mention_table(judgments, judgment_chunks, act_registry, sections,
-                                 sc_case_registry)
+                                 sc_case_registry, judgment_parts["case_citations"])
     quality = statute_extraction_scores(settings.resolved().require_corpus(), act_registry,
                                         judgments)
     return dg.Output(frame, metadata={**validate.mention_stats(frame), **quality})

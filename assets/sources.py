@@ -1,12 +1,9 @@
 """The corpus as observable source assets: their data version is a content fingerprint, so
 Dagster marks every table built from them stale exactly when the files change."""
 
-import hashlib
-from pathlib import Path
-
 import dagster as dg
 
-from nyaya.provenance import tree_fingerprint
+from nyaya.provenance import dataset_fingerprint, tree_fingerprint
 from pipelines.resources import NyayaSettings
 
 GROUP = "sources"
@@ -17,6 +14,12 @@ GROUP = "sources"
 #: partition was parsed from (one query for all partitions, where Dagster's per-partition
 #: staleness costs ~16 ms each, 40 s for the corpus).
 STATUTE_SOURCES = dg.DynamicPartitionsDefinition(name="statute_sources")
+#: One partition per year of decision of the corpus judgments, plus 'undated' (and 'dataset'
+#: for the optional Hugging Face dataset); kept in step the same way.
+JUDGMENT_YEARS = dg.DynamicPartitionsDefinition(name="judgment_years")
+#: the metadata key under which each partition of a parts asset records its source's
+#: fingerprint (what it was built from)
+SOURCE_FINGERPRINT = "source_fingerprint"
 
 
 @dg.observable_source_asset(group_name=GROUP)
@@ -35,14 +38,3 @@ def judgment_corpus(settings: NyayaSettings) -> dg.DataVersion:
     if resolved.judgments_dataset:
         fingerprint += "+" + dataset_fingerprint(resolved.judgments_dataset)
     return dg.DataVersion(fingerprint)
-
-
-def dataset_fingerprint(dataset: str) -> str:
-    """A local datasets file or folder by content; a hub id (served from the offline cache)
-    by its name."""
-    path = Path(dataset)
-    if path.is_dir():
-        return tree_fingerprint(path.parent, (path.name,))
-    if path.is_file():
-        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-    return dataset

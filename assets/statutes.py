@@ -4,13 +4,14 @@
 import dagster as dg
 import pandas as pd
 
-from assets.sources import STATUTE_SOURCES, statute_corpus
+from assets.sources import SOURCE_FINGERPRINT, STATUTE_SOURCES, statute_corpus
 from nyaya.provenance import source_fingerprint
 from nyaya.statutes import frames, validate
-from nyaya.statutes.ingest import StatuteCorpus, act_codes, parse_source, source_fingerprints
+from nyaya.statutes.ingest import act_codes, parse_source, source_fingerprints
 from nyaya.statutes.model import Quarantined, SectionRecord
 from nyaya.statutes.registry import ActEntry, alias_index_from_rows, known_gaps
 from nyaya.statutes.transitions import build_transition_map
+from nyaya.tables import Part, PartTables, from_records_frame, records_frame
 from pipelines.resources import NyayaSettings
 
 GROUP = "statutes"
@@ -18,49 +19,37 @@ CODE_VERSION = source_fingerprint(__name__)
 
 
 PARTS_GROUP = "statute_parts"
-SOURCE_FINGERPRINT = "source_fingerprint"
-PARSED = {"parsed_acts": ActEntry, "parsed_sections": SectionRecord,
-          "parsed_quarantine": Quarantined}
+#: the part's table -> the records it holds
+PARSED = {"acts": ActEntry, "sections": SectionRecord, "quarantine": Quarantined}
 
 
-@dg.multi_asset(
-    group_name=PARTS_GROUP,
-    partitions_def=STATUTE_SOURCES,
-    backfill_policy=dg.BackfillPolicy.single_run(),
-    outs={
-        "parsed_acts": dg.AssetOut(
-            code_version=CODE_VERSION, description="One source's registry entry."),
-        "parsed_sections": dg.AssetOut(
-            code_version=CODE_VERSION, description="One source's sections, as parsed."),
-        "parsed_quarantine": dg.AssetOut(
-            code_version=CODE_VERSION, description="One source's input that is not a record."),
-    },
-)
-def statute_parts(context: dg.AssetExecutionContext, settings: NyayaSettings):
-    """Parse the statute sources of this run's partitions, one Act (or JSON code) each: a
-    changed Act is parsed again alone, and a backfill runs every partition in one process.
-    Each partition records the fingerprint of the source it was parsed from."""
+@dg.asset(group_name=PARTS_GROUP, partitions_def=STATUTE_SOURCES, code_version=CODE_VERSION,
+          backfill_policy=dg.BackfillPolicy.single_run())
+def statute_parts(context: dg.AssetExecutionContext, settings: NyayaSettings) -> dict[str, Part]:
+    """Parse the statute sources of this run's partitions, one Act (or JSON code) each, into
+    its registry entry, sections and quarantined input: a changed Act is parsed again alone,
+    and a backfill runs every partition in one process. Each part keeps the fingerprint of
+    the source it was parsed from."""
     corpus_root = settings.resolved().require_corpus()
     codes = act_codes(corpus_root)
     gone = sorted(set(context.partition_keys) - set(codes))
     if gone:
         raise ValueError(f"statute sources {gone} are partitions but no longer in the corpus "
                          f"at {corpus_root}: `nyaya run` removes them before it runs")
-    parts = {key: parse_source(corpus_root, key, codes[key]) for key in context.partition_keys}
+    # taken before parsing: a file changed meanwhile leaves an older fingerprint, so the next
+    # run parses again instead of trusting parts newer than their record
     fingerprints = source_fingerprints(corpus_root)
+    parts = {}
+    for key in context.partition_keys:
+        parsed = parse_source(corpus_root, key, codes[key])
+        records = {"acts": parsed.registry, "sections": parsed.sections,
+                   "quarantine": parsed.quarantined}
+        parts[key] = Part({name: records_frame(records[name], kind)
+                           for name, kind in PARSED.items()},
+                          {SOURCE_FINGERPRINT: fingerprints[key], "code_version": CODE_VERSION,
+                           "act_code": codes[key]})
     context.log.info(f"{len(parts)} statute sources parsed")
-    for name, kind in PARSED.items():
-        for key in parts:
-            context.add_asset_metadata({SOURCE_FINGERPRINT: fingerprints[key],
-                                        "act_code": codes[key]},
-                                       asset_key=name, partition_key=key)
-        yield dg.Output({key: frames.records_frame(_records(part, kind), kind)
-                         for key, part in parts.items()}, name)
-
-
-def _records(part: StatuteCorpus, kind: type) -> list:
-    return {ActEntry: part.registry, SectionRecord: part.sections,
-            Quarantined: part.quarantined}[kind]
+    return parts
 
 
 @dg.multi_asset(
@@ -75,14 +64,13 @@ def _records(part: StatuteCorpus, kind: type) -> list:
             code_version=CODE_VERSION, description="Input that could not become a record."),
     },
 )
-def statute_tables(context: dg.AssetExecutionContext, parsed_acts: pd.DataFrame,
-                   parsed_sections: pd.DataFrame, parsed_quarantine: pd.DataFrame):
+def statute_tables(context: dg.AssetExecutionContext, statute_parts: PartTables):
     """Assemble every source's parsed records into the registry, sections and quarantine."""
-    registry = frames.registry_frame(frames.from_records_frame(parsed_acts, ActEntry))
-    sections = frames.sections_frame(frames.from_records_frame(parsed_sections, SectionRecord),
-                                     registry)
-    quarantine = frames.quarantine_frame(frames.from_records_frame(parsed_quarantine,
-                                                                   Quarantined))
+    parsed = {name: from_records_frame(statute_parts[name], kind)
+              for name, kind in PARSED.items()}
+    registry = frames.registry_frame(parsed["acts"])
+    sections = frames.sections_frame(parsed["sections"], registry)
+    quarantine = frames.quarantine_frame(parsed["quarantine"])
     context.log.info(f"{len(registry)} Acts, {len(sections)} sections, "
                      f"{len(quarantine)} quarantined records")
     per_reason = quarantine["reason"].value_counts().to_dict()

@@ -17,8 +17,10 @@ from dataclasses import dataclass
 from benchlib import peak_rss_mib
 
 from nyaya.judgments import tables
+from nyaya.judgments.sources import JudgmentRecord, read_judgments
 from nyaya.settings import Settings
-from nyaya.tables import read_table
+from nyaya.statutes.model import Quarantined
+from nyaya.tables import read_table, records_frame
 
 READ_STEP = "read, parse headers, link cases and registry"
 
@@ -42,16 +44,24 @@ def measure(settings: Settings, sample: int | None = None) -> JudgmentFigures:
     sections = read_table(settings.table_path("sections"))
     timings: dict[str, float] = {}
     start = time.perf_counter()
-    judgments, registry, quarantine = tables.judgment_tables(corpus_root)
+    records, quarantined = read_judgments(corpus_root)
+    judgments, registry, quarantine = tables.judgment_tables(
+        corpus_root, records_frame(records, JudgmentRecord),
+        records_frame(quarantined, Quarantined))
     timings[READ_STEP] = time.perf_counter() - start
     processed = judgments if sample is None else judgments.sample(
         min(sample, len(judgments)), random_state=7).sort_values("doc_id")
+    chosen = set(processed["doc_id"])
     step = time.perf_counter()
-    chunks = tables.chunk_table(processed)
-    timings[f"chunk ({len(chunks)} chunks)"] = time.perf_counter() - step
+    part = tables.judgment_part([r for r in records if r.doc_id in chosen], [])
+    chunks = tables.chunk_table(part["chunks"])
+    timings[f"chunk + find case citations, the per-year work ({len(chunks)} chunks)"] = \
+        time.perf_counter() - step
     step = time.perf_counter()
-    mentions = tables.mention_table(processed, chunks, act_registry, sections, registry)
-    timings[f"extract + resolve mentions ({len(mentions)})"] = time.perf_counter() - step
+    mentions = tables.mention_table(processed, chunks, act_registry, sections, registry,
+                                    part["case_citations"])
+    timings[f"statute mentions + resolve ({len(mentions)} mentions)"] = \
+        time.perf_counter() - step
     total = time.perf_counter() - start
     return JudgmentFigures(len(judgments), len(processed), len(registry), len(quarantine),
                            processed["text_chars"].sum() / 1e6, timings, total, peak_rss_mib())

@@ -316,15 +316,14 @@ def _materialize(job_name: str, keys: list[str] | None) -> dict:
 
     from nyaya.settings import Settings
     from pipelines.definitions import defs
-    from pipelines.partitions import ASSEMBLING_JOBS, PARTS_JOBS, materialize_parts, sync_partitions
+    from pipelines.partitions import ASSEMBLING_JOBS, materialize_parts, sync_partitions
 
     instance = dg.DagsterInstance.get()
     job = defs.resolve_job_def(job_name)
     selection = [dg.AssetKey(key) for key in keys] if keys else None
     started = time.perf_counter()
-    if job_name in ASSEMBLING_JOBS:  # the per-source statute parts first, as `nyaya run` does
-        sync_partitions(instance, Settings.from_env().require_corpus())
-        for parts in PARTS_JOBS:
+    if job_name in ASSEMBLING_JOBS:  # the parts (statute sources, years) first, as `nyaya run`
+        for parts in sync_partitions(instance, Settings.from_env()):
             for parsed in materialize_parts(defs.resolve_job_def(parts), instance):
                 if not parsed.success:
                     raise RuntimeError(f"{parts} failed")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from datetime import date
 from pathlib import Path
 
@@ -144,8 +145,8 @@ def _run(args: argparse.Namespace) -> int:
     job = defs.resolve_job_def(args.job)
     tags = {**run_tags(args.job), **owner_tags()}
     selection = None
-    _sync_and_observe(instance)
-    if args.job in ASSEMBLING_JOBS and _run_parts(args, instance) != 0:
+    changes = _sync_and_observe(instance)
+    if args.job in ASSEMBLING_JOBS and _run_parts(args, instance, changes) != 0:
         return 1
     if args.persist and not args.all:
         keys, reasons = keys_to_run(defs, args.job, instance)
@@ -176,42 +177,47 @@ def _run(args: argparse.Namespace) -> int:
     return _run_outcome(args.job, result)
 
 
-def _sync_and_observe(instance) -> None:
+def _sync_and_observe(instance) -> dict:
     """Bring the corpus-keyed partitions in step with the corpus (saying what changed), then
-    record the corpus fingerprints."""
+    record the corpus fingerprints. Returns parts job -> its `Sync`."""
     from pipelines.definitions import defs
     from pipelines.freshness import observe_corpus
     from pipelines.partitions import sync_partitions
 
     settings = defs.resources["settings"].resolved()
-    changes = sync_partitions(instance, settings.require_corpus(), settings.data_dir / "warehouse")
-    for name, (added, removed) in changes.items():
-        if added or removed:
-            print(f"{name}: {len(added)} partitions added, {len(removed)} removed"
-                  + (f" ({', '.join(removed)})" if removed else ""))
+    changes = sync_partitions(instance, settings, settings.data_dir / "warehouse")
+    for job_name, sync in changes.items():
+        if sync.added or sync.removed:
+            print(f"{job_name}: {len(sync.added)} partitions added, {len(sync.removed)} "
+                  "removed" + (f" ({', '.join(sync.removed)})" if sync.removed else ""))
     observe_corpus(instance, {"settings": defs.resources["settings"]})
+    return changes
 
 
-def _run_parts(args: argparse.Namespace, instance) -> int:
-    """Parse the statute sources that are new, changed or damaged (every one with --all or
-    --no-persist), one run per contiguous range of partitions. 0 when every run succeeded."""
-    from nyaya.statutes.ingest import source_fingerprints
+def _run_parts(args: argparse.Namespace, instance, changes: dict) -> int:
+    """Run each parts job over its partitions that are new, changed or damaged (every one
+    with --all or --no-persist), one run per contiguous range. 0 when every run succeeded."""
     from pipelines.definitions import defs
     from pipelines.freshness import partitions_to_run
-    from pipelines.partitions import PARTS_JOBS, materialize_parts
+    from pipelines.partitions import materialize_parts
     from pipelines.recovery import owner_tags
 
-    for job_name in PARTS_JOBS:
+    for job_name, sync in changes.items():
         job = defs.resolve_job_def(job_name)
-        corpus = defs.resources["settings"].resolved().require_corpus()
-        partitions = (partitions_to_run(job, instance, source_fingerprints(corpus))
+        warehouse = defs.resources["settings"].resolved().data_dir / "warehouse"
+        partitions = (partitions_to_run(job, instance, sync.fingerprints, warehouse)
                       if args.persist and not args.all else None)
-        if partitions == []:
+        if partitions == {}:
             print(f"{job_name}: every partition is fresh")
             continue
-        count = "every" if partitions is None else str(len(partitions))
-        print(f"{job_name}: materializing {count} partitions")
-        for result in materialize_parts(job, instance, partitions, tags=owner_tags()):
+        if partitions is None:
+            print(f"{job_name}: materializing every partition")
+        else:
+            why = Counter(partitions.values())
+            print(f"{job_name}: materializing {len(partitions)} partitions ("
+                  + ", ".join(f"{n} {reason}" for reason, n in sorted(why.items())) + ")")
+        chosen = None if partitions is None else list(partitions)
+        for result in materialize_parts(job, instance, chosen, tags=owner_tags()):
             if _run_outcome(job_name, result) != 0:
                 return 1
     return 0

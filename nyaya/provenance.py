@@ -21,6 +21,17 @@ def tree_fingerprint(root: Path, folders: tuple[str, ...]) -> str:
     return digest.hexdigest()[:16]
 
 
+def dataset_fingerprint(dataset: str) -> str:
+    """A local datasets file or folder by content; a hub id (served from the offline cache)
+    by its name."""
+    path = Path(dataset)
+    if path.is_dir():
+        return tree_fingerprint(path.parent, (path.name,))
+    if path.is_file():
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    return dataset
+
+
 def code_version() -> str:
     """The git commit of the checkout (with '+dirty' for uncommitted changes), if any."""
     try:

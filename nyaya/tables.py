@@ -8,16 +8,22 @@ same inputs give byte-identical files. Each file has CRC32 page checksums and a 
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TypeVar
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 T = TypeVar("T")
+
+
+PROVENANCE_KEY = "nyaya.provenance"
 
 
 class CorruptTableError(ValueError):
@@ -29,14 +35,17 @@ def checksum_path(path: Path) -> Path:
     return path.with_name(path.name + ".sha256")
 
 
-def write_table(frame: pd.DataFrame, path: Path) -> pa.Table:
-    """Write the table, then its sidecar checksum, each atomically (tmp + rename).
+def write_table(frame: pd.DataFrame, path: Path,
+                provenance: dict[str, str] | None = None) -> pa.Table:
+    """Write the table, then its sidecar checksum, each atomically (tmp + rename); with
+    `provenance` (what the table was built from) kept in the file's footer.
 
     A run killed between the two renames leaves a new table beside the old checksum, which
     reads as corrupted and is rebuilt, never as valid."""
     path.parent.mkdir(parents=True, exist_ok=True)
     table = pa.Table.from_pandas(frame.reset_index(drop=True), preserve_index=False)
-    table = table.replace_schema_metadata(None)
+    table = table.replace_schema_metadata(
+        {PROVENANCE_KEY: json.dumps(provenance, sort_keys=True)} if provenance else None)
     tmp = path.with_suffix(".parquet.tmp")
     pq.write_table(table, tmp, compression="zstd", write_statistics=True,
                    write_page_checksum=True)
@@ -110,3 +119,71 @@ def read_table(path: Path) -> pd.DataFrame:
 def records(frame: pd.DataFrame) -> list[dict]:
     """Rows as dicts with missing values as None (pandas reads missing strings as NaN)."""
     return frame.astype(object).where(frame.notna(), None).to_dict("records")
+
+
+def records_frame(items: list, kind: type) -> pd.DataFrame:
+    """Dataclass records as rows, with every field a column even when there are none: one
+    partition's part of a table, stored until the parts are assembled."""
+    return pd.DataFrame([dataclasses.asdict(item) for item in items],
+                        columns=[field.name for field in dataclasses.fields(kind)])
+
+
+def from_records_frame(frame: pd.DataFrame, kind: type) -> list:
+    """The records back from `records_frame` rows read from Parquet: missing values as None,
+    lists as lists, tuple fields as tuples and int fields as int again (a column with gaps
+    is read as float), so assembling parts gives the tables that building everything at once
+    gives."""
+    fields = {field.name: str(field.type) for field in dataclasses.fields(kind)}
+    whole = {name for name, kind_of in fields.items() if kind_of.startswith("int")}
+    tuples = {name for name, kind_of in fields.items() if kind_of.startswith("tuple")}
+
+    def plain(key: str, value):
+        if isinstance(value, np.ndarray):
+            return tuple(value.tolist()) if key in tuples else value.tolist()
+        if isinstance(value, np.generic):
+            value = value.item()
+        return int(value) if key in whole and isinstance(value, float) else value
+    return [kind(**{key: plain(key, value) for key, value in row.items()})
+            for row in records(frame)]
+
+
+def table_provenance(path: Path) -> dict[str, str]:
+    """The provenance `write_table` kept in the file's footer ({} when none)."""
+    metadata = pq.read_schema(path).metadata or {}
+    return json.loads(metadata.get(PROVENANCE_KEY.encode(), b"{}"))
+
+
+@dataclasses.dataclass(frozen=True)
+class Part:
+    """One partition's share of several tables (name -> frame), with what it was built from:
+    the provenance goes into every file's footer, so a part can tell whether it is current
+    without asking anything but the file."""
+
+    tables: dict[str, pd.DataFrame]
+    provenance: dict[str, str]
+
+
+class PartTables(Mapping[str, pd.DataFrame]):
+    """The tables of a partitioned parts asset, each read on first use as the concatenation
+    of the given partitions' files (`<folder>/<table>/<partition>.parquet`), in key order."""
+
+    def __init__(self, folder: Path, partitions: list[str]) -> None:
+        self.folder = folder
+        self.partitions = sorted(partitions)
+        self._names = sorted(p.name for p in folder.iterdir() if p.is_dir())
+        self._read: dict[str, pd.DataFrame] = {}
+
+    def __getitem__(self, name: str) -> pd.DataFrame:
+        if name not in self._names:
+            raise KeyError(f"{self.folder} has no table {name!r} (it has {self._names})")
+        if name not in self._read:
+            frames = [read_table(self.folder / name / f"{key}.parquet")
+                      for key in self.partitions]
+            self._read[name] = pd.concat(frames, ignore_index=True)
+        return self._read[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)

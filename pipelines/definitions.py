@@ -12,12 +12,17 @@ from pipelines.sensors import corpus_change_sensor, ingest_after_parts
 all_assets = dg.load_assets_from_modules([sources, statutes, judgments, indexes, evaluation])
 all_checks = dg.load_asset_checks_from_modules([statutes, judgments, indexes, evaluation])
 
-#: the per-source statute parts (partitioned by source) run in a job of their own: a job holds
-#: one partitions definition, and the evaluation's is the retrieval configs
-PARTS = dg.AssetSelection.groups(statutes.PARTS_GROUP)
+#: the statute parts (per source) and judgment parts (per year) run in jobs of their own: a
+#: job holds one partitions definition, and the evaluation's is the retrieval configs
+PARTS = dg.AssetSelection.groups(statutes.PARTS_GROUP, judgments.PARTS_GROUP)
 statute_parts_job = dg.define_asset_job(
-    "statute_parts_job", selection=PARTS, partitions_def=sources.STATUTE_SOURCES,
+    "statute_parts_job", selection=dg.AssetSelection.groups(statutes.PARTS_GROUP),
+    partitions_def=sources.STATUTE_SOURCES,
     description="Parse the statute sources of its partitions, one Act or JSON code each.")
+judgment_parts_job = dg.define_asset_job(
+    "judgment_parts_job", selection=dg.AssetSelection.groups(judgments.PARTS_GROUP),
+    partitions_def=sources.JUDGMENT_YEARS,
+    description="Read, chunk and find case citations in the judgments of its years.")
 main_job = dg.define_asset_job(
     "main_job", selection=dg.AssetSelection.all() - PARTS,
     description="Corpus to report: ingest, tables, indexes, checks, runs, metrics and the report.")
@@ -34,10 +39,10 @@ evaluation_job = dg.define_asset_job(
 defs = dg.Definitions(
     assets=all_assets,
     asset_checks=all_checks,
-    jobs=[statute_parts_job, main_job, ingest_job, index_job, evaluation_job],
+    jobs=[statute_parts_job, judgment_parts_job, main_job, ingest_job, index_job, evaluation_job],
     schedules=[nightly_evaluation(evaluation_job, evaluation.CONFIGS)],
-    sensors=[corpus_change_sensor(statute_parts_job, ingest_job),
-             ingest_after_parts(statute_parts_job, ingest_job)],
+    sensors=[corpus_change_sensor([statute_parts_job, judgment_parts_job], ingest_job),
+             ingest_after_parts([statute_parts_job, judgment_parts_job], ingest_job)],
     resources={"settings": NyayaSettings(), "io_manager": ParquetIOManager()},
 )
 

@@ -6,7 +6,13 @@ the corpus is observed by content fingerprint (`assets/sources.py`), so an asset
 its code, its facts or its input data changed; `nyaya run` materializes only those assets and
 everything downstream of them, which makes a re-run with no change do no work. A partitioned
 asset (one partition per retrieval config) is redone whole when any partition is missing or
-stale: its run covers every config anyway (a single-run backfill)."""
+stale: its run covers every config anyway (a single-run backfill).
+
+The parts assets (one partition per statute source, per year of judgments) are judged per
+partition instead, by `partitions_to_run`: each part's files carry the code version and the
+fingerprint of the source they were built from in their footers, compared with the corpus now.
+(Dagster's own per-partition staleness queries the event log for each partition: 16 ms a
+partition, 43 s for the 850 statute sources.)"""
 
 from __future__ import annotations
 
@@ -19,9 +25,8 @@ from dagster._core.definitions.observe import observe
 from dagster._core.definitions.temporal_context import TemporalContext
 from dagster._time import get_current_datetime
 
-from assets.sources import judgment_corpus, statute_corpus
-from assets.statutes import SOURCE_FINGERPRINT
-from nyaya.tables import CorruptTableError, verify_table
+from assets.sources import SOURCE_FINGERPRINT, judgment_corpus, statute_corpus
+from nyaya.tables import CorruptTableError, table_provenance, verify_table
 
 SOURCES = (statute_corpus, judgment_corpus)
 
@@ -31,19 +36,16 @@ def observe_corpus(instance: dg.DagsterInstance, resources: dict) -> None:
     observe(list(SOURCES), instance=instance, resources=resources)
 
 
-def _latest_paths(instance: dg.DagsterInstance, key: dg.AssetKey) -> list[Path] | None:
-    """The files and folders the asset's last materialization named, None if it has none."""
+def _outputs_unusable(instance: dg.DagsterInstance, key: dg.AssetKey) -> str | None:
+    """Why the last materialization's files cannot be used ("output missing" when a file or
+    folder it named is gone, "output corrupted" when a Parquet table in it fails
+    verification), or None when they can."""
     event = instance.get_latest_materialization_event(key)
     if event is None or event.asset_materialization is None:
-        return None
-    return [Path(value.path) for value in event.asset_materialization.metadata.values()
-            if isinstance(value, dg.PathMetadataValue)]
-
-
-def _tables_unusable(paths: list[Path] | None) -> str | None:
-    """Why these outputs cannot be used ("output missing" when a file or folder is gone,
-    "output corrupted" when a Parquet table in them fails verification), or None."""
-    if paths is None or any(not path.exists() for path in paths):
+        return "output missing"
+    paths = [Path(value.path) for value in event.asset_materialization.metadata.values()
+             if isinstance(value, dg.PathMetadataValue)]
+    if any(not path.exists() for path in paths):
         return "output missing"
     tables = [table for path in paths
               for table in (sorted(path.glob("*.parquet")) if path.is_dir() else [path])
@@ -54,11 +56,6 @@ def _tables_unusable(paths: list[Path] | None) -> str | None:
     except CorruptTableError:
         return "output corrupted"
     return None
-
-
-def _outputs_unusable(instance: dg.DagsterInstance, key: dg.AssetKey) -> str | None:
-    """Why the last materialization's files cannot be used, or None when they can."""
-    return _tables_unusable(_latest_paths(instance, key))
 
 
 def _status(resolver: CachingStaleStatusResolver, partitions: dg.PartitionsDefinition | None,
@@ -74,56 +71,44 @@ def _status(resolver: CachingStaleStatusResolver, partitions: dg.PartitionsDefin
 
 
 def partitions_to_run(job: dg.JobDefinition, instance: dg.DagsterInstance,
-                      fingerprints: dict[str, str]) -> list[str]:
-    """The partitions of a parts job that some asset of it lacks, holds damaged, or last
-    materialized from another code version or another source fingerprint than `fingerprints`
-    (partition -> its source's fingerprint now)."""
+                      fingerprints: dict[str, str], warehouse: Path) -> dict[str, str]:
+    """partition -> why, for the partitions of a parts job to build again, in partition order:
+    a table file of the part is missing or damaged, or its footer's provenance names another
+    code version or another source fingerprint than `fingerprints` (partition -> its
+    source's fingerprint now)."""
     partitions = job.partitions_def.get_partition_keys(dynamic_partitions_store=instance)
     graph = job.asset_layer.asset_graph
-    chosen: set[str] = set()
+    chosen: dict[str, str] = {}
     for key in job.asset_layer.executable_asset_keys:
-        latest = latest_by_partition(instance, key)
-        code_version = graph.get(key).code_version
+        folder = warehouse / key.path[-1]
+        tables = sorted(p for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
         for partition in partitions:
-            event = latest.get(partition)
-            if partition in chosen:
-                continue
-            if event is None or part_reason(
-                    event, code_version, fingerprints.get(partition)) is not None:
-                chosen.add(partition)
-    return [partition for partition in partitions if partition in chosen]
+            if partition not in chosen:
+                reason = part_reason([table / f"{partition}.parquet" for table in tables],
+                                     graph.get(key).code_version, fingerprints.get(partition))
+                if reason is not None:
+                    chosen[partition] = reason
+    return {partition: chosen[partition] for partition in partitions if partition in chosen}
 
 
-def latest_by_partition(instance: dg.DagsterInstance,
-                        key: dg.AssetKey) -> dict[str, dg.AssetMaterialization]:
-    """The newest materialization of each partition of an asset, read in pages of 1,000."""
-    latest: dict[str, dg.AssetMaterialization] = {}
-    cursor = None
-    while True:
-        page = instance.fetch_materializations(dg.AssetRecordsFilter(asset_key=key),
-                                               limit=1000, cursor=cursor, ascending=False)
-        for record in page.records:
-            materialization = record.asset_materialization
-            if materialization and materialization.partition not in latest:
-                latest[materialization.partition] = materialization
-        if not page.has_more:
-            return latest
-        cursor = page.cursor
-
-
-def part_reason(event: dg.AssetMaterialization, code_version: str | None,
+def part_reason(files: list[Path], code_version: str | None,
                 fingerprint: str | None) -> str | None:
-    """Why a partition's last materialization cannot stand ("code changed", "source changed",
-    "output missing", "output corrupted"), or None."""
-    if event.tags.get("dagster/code_version") != code_version:
-        return "code changed"
-    recorded = event.metadata.get(SOURCE_FINGERPRINT)
-    if recorded is None or recorded.value != fingerprint:
-        return "source changed"
-    folders = [Path(value.path) for value in event.metadata.values()
-               if isinstance(value, dg.PathMetadataValue)]
-    return _tables_unusable([folder / f"{event.partition}.parquet" for folder in folders]
-                            or None)
+    """Why a part (its table files) cannot stand: "missing", "output corrupted", "code
+    changed", "source changed"; or None."""
+    if not files or not all(path.exists() for path in files):
+        return "missing"
+    try:
+        for path in files:
+            verify_table(path)
+    except CorruptTableError:
+        return "output corrupted"
+    for path in files:
+        provenance = table_provenance(path)
+        if provenance.get("code_version") != code_version:
+            return "code changed"
+        if provenance.get(SOURCE_FINGERPRINT) != fingerprint:
+            return "source changed"
+    return None
 
 
 def keys_to_run(defs: dg.Definitions, job_name: str,

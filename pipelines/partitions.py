@@ -1,16 +1,19 @@
-"""Corpus-keyed partitions: one per statute source (India Code Act folder or JSON code).
+"""Corpus-keyed partitions: one per statute source (India Code Act folder or JSON code) and
+one per year of decision of the judgments.
 
 The keys come from the corpus, so they are Dagster dynamic partitions: `sync_partitions` adds
-a partition for a new source and deletes one (with its stored parts) for a source gone from
-the corpus. `materialize_parts` runs the partitioned parsing over the partitions that need it,
-one run per contiguous range of them (a single-run backfill each), before the rest of a job
-assembles the parts into whole tables. A Dagster job holds one partitions definition, and the
-evaluation assets are partitioned by retrieval config, so the parts have a job of their own
-(`statute_parts_job`) that `nyaya run` runs first.
+a partition for a new source or year and deletes one (with its stored parts) that is gone from
+the corpus. `materialize_parts` runs a parts job over the partitions that need it, one run per
+contiguous range of them (a single-run backfill each), before the rest of a job assembles the
+parts into whole tables. A Dagster job holds one partitions definition, and the evaluation
+assets are partitioned by retrieval config, so each partitioning has a parts job of its own,
+which `nyaya run` runs first.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import dagster as dg
@@ -19,34 +22,64 @@ from dagster._core.storage.tags import (
     ASSET_PARTITION_RANGE_START_TAG,
 )
 
-from assets.sources import STATUTE_SOURCES
-from nyaya.statutes.ingest import source_keys
+from assets.sources import JUDGMENT_YEARS, STATUTE_SOURCES
+from nyaya.judgments.sources import judgment_years, year_fingerprints
+from nyaya.settings import Settings
+from nyaya.statutes.ingest import source_fingerprints
 
-#: partitions definition -> how to list its keys from the corpus root
-KEYED_BY_CORPUS = {STATUTE_SOURCES.name: source_keys}
-#: jobs that parse parts, and the jobs whose assets assemble them (these run the parts first)
-PARTS_JOBS = ("statute_parts_job",)
+
+@dataclass(frozen=True)
+class CorpusPartitions:
+    """A parts job, its partitions, and each partition's fingerprint from the corpus now."""
+
+    job: str
+    partitions: dg.DynamicPartitionsDefinition
+    fingerprints: Callable[[Settings], dict[str, str]]
+
+
+def _statute_fingerprints(settings: Settings) -> dict[str, str]:
+    return source_fingerprints(settings.require_corpus())
+
+
+def _judgment_fingerprints(settings: Settings) -> dict[str, str]:
+    corpus = settings.require_corpus()
+    return year_fingerprints(corpus, judgment_years(corpus), settings.judgments_dataset)
+
+
+CORPUS_PARTITIONS = (
+    CorpusPartitions("statute_parts_job", STATUTE_SOURCES, _statute_fingerprints),
+    CorpusPartitions("judgment_parts_job", JUDGMENT_YEARS, _judgment_fingerprints),
+)
+#: the jobs whose assets assemble the parts (these run the parts jobs first)
 ASSEMBLING_JOBS = ("main_job", "ingest_job")
 
 
-def sync_partitions(instance: dg.DagsterInstance, corpus_root: Path,
-                    warehouse: Path | None = None) -> dict[str, tuple[list[str], list[str]]]:
+@dataclass(frozen=True)
+class Sync:
+    added: list[str]
+    removed: list[str]
+    fingerprints: dict[str, str]  # every partition's, as computed for the sync
+
+
+def sync_partitions(instance: dg.DagsterInstance, settings: Settings,
+                    warehouse: Path | None = None) -> dict[str, Sync]:
     """Make each corpus-keyed partitions definition hold exactly the corpus's keys; delete the
-    stored parts of a removed key under `warehouse`. Returns name -> (added, removed)."""
+    stored parts of a removed key under `warehouse`. Returns parts job -> what changed."""
     changes = {}
-    for name, keys_of in KEYED_BY_CORPUS.items():
-        wanted = keys_of(corpus_root)
+    for keyed in CORPUS_PARTITIONS:
+        fingerprints = keyed.fingerprints(settings)
+        name = keyed.partitions.name
         held = set(instance.get_dynamic_partitions(name))
-        added = [key for key in wanted if key not in held]
-        removed = sorted(held - set(wanted))
+        added = [key for key in fingerprints if key not in held]
+        removed = sorted(held - set(fingerprints))
         if added:
             instance.add_dynamic_partitions(name, added)
         for key in removed:
             instance.delete_dynamic_partition(name, key)
             if warehouse is not None:
-                for stored in warehouse.glob(f"*/{key}.parquet*"):
+                for stored in warehouse.glob(f"*_parts/*/{key}.parquet*"):
                     stored.unlink()
-        changes[name] = (added, removed)
+        changes[keyed.job] = Sync(added, removed, fingerprints)
     return changes
 
 
@@ -67,19 +100,24 @@ def contiguous_ranges(keys: list[str], chosen: set[str]) -> list[tuple[str, str]
     return ranges
 
 
+def range_tags(first: str, last: str) -> dict[str, str]:
+    """Run tags for one run over the partitions first..last (a single-run backfill)."""
+    return {ASSET_PARTITION_RANGE_START_TAG: first, ASSET_PARTITION_RANGE_END_TAG: last}
+
+
 def materialize_parts(job: dg.JobDefinition, instance: dg.DagsterInstance,
                       partitions: list[str] | None = None, resources: dict | None = None,
                       tags: dict[str, str] | None = None) -> list[dg.ExecuteInProcessResult]:
     """Run a parts job over the given partitions (every partition when None), one in-process
-    run per contiguous range. Returns the runs' results (none when nothing is given)."""
+    run per contiguous range; stops at the first failed run. Returns the runs' results."""
     keys = job.partitions_def.get_partition_keys(dynamic_partitions_store=instance)
     chosen = set(keys if partitions is None else partitions)
+    run_job = job if resources is None else _with_resources(job, resources)
     results = []
     for first, last in contiguous_ranges(keys, chosen):
-        range_tags = {ASSET_PARTITION_RANGE_START_TAG: first, ASSET_PARTITION_RANGE_END_TAG: last}
-        run_job = job if resources is None else _with_resources(job, resources)
         results.append(run_job.execute_in_process(
-            instance=instance, raise_on_error=False, tags={**(tags or {}), **range_tags}))
+            instance=instance, raise_on_error=False, tags={**(tags or {}),
+                                                           **range_tags(first, last)}))
         if not results[-1].success:
             break
     return results

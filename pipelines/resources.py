@@ -8,7 +8,7 @@ import dagster as dg
 import pandas as pd
 
 from nyaya.settings import Settings, resolve
-from nyaya.tables import read_table, write_table
+from nyaya.tables import Part, PartTables, read_table, write_table
 
 
 class NyayaSettings(dg.ConfigurableResource):
@@ -50,7 +50,10 @@ class ParquetIOManager(dg.ConfigurableIOManager):
 
     A partitioned asset returns {partition key: DataFrame} for the partitions of its run and
     each is written to <asset_name>/<partition key>.parquet; a downstream asset reads the
-    partitions it depends on as one DataFrame (all of them, for an unpartitioned one)."""
+    partitions it depends on as one DataFrame (all of them, for an unpartitioned one). A parts
+    asset returns {partition key: Part} instead: each of the part's tables is written to
+    <asset_name>/<table>/<partition key>.parquet with the part's provenance in its footer, and
+    a downstream asset gets them as `PartTables` (each table read when first used)."""
 
     data_dir: str = ""
 
@@ -72,11 +75,18 @@ class ParquetIOManager(dg.ConfigurableIOManager):
                 got = sorted(obj) if isinstance(obj, dict) else type(obj).__name__
                 raise TypeError(f"{asset}: expected one DataFrame per partition of the run "
                                 f"{sorted(expected)}, got {got}")
-            tables = {self._path(context.asset_key, key): frame for key, frame in obj.items()}
             path = self._warehouse() / context.asset_key.path[-1]
+            tables, provenance = {}, {}
+            for key, value in obj.items():
+                if isinstance(value, Part):
+                    for name, frame in value.tables.items():
+                        tables[path / name / f"{key}.parquet"] = frame
+                        provenance[path / name / f"{key}.parquet"] = value.provenance
+                else:
+                    tables[self._path(context.asset_key, key)] = value
         elif isinstance(obj, pd.DataFrame):
             path = self._path(context.asset_key)
-            tables = {path: obj}
+            tables, provenance = {path: obj}, {}
         else:
             raise TypeError(f"{asset}: expected a DataFrame, got {type(obj).__name__}")
         schema = None
@@ -84,17 +94,22 @@ class ParquetIOManager(dg.ConfigurableIOManager):
             if not isinstance(frame, pd.DataFrame):
                 raise TypeError(f"{asset}: {table_path.name} is a {type(frame).__name__}, "
                                 "not a DataFrame")
-            schema = write_table(frame, table_path).schema
-        columns = [dg.TableColumn(field.name, str(field.type)) for field in schema or []]
-        context.add_output_metadata({
-            "dagster/row_count": sum(len(frame) for frame in tables.values()),
-            "dagster/column_schema": dg.TableSchema(columns=columns),
-            "path": dg.MetadataValue.path(str(path)),
-        })
+            schema = write_table(frame, table_path, provenance.get(table_path)).schema
+        metadata = {"dagster/row_count": sum(len(frame) for frame in tables.values()),
+                    "path": dg.MetadataValue.path(str(path))}
+        if provenance:  # parts: several tables, so no one column schema
+            metadata["tables"] = sorted({table.parent.name for table in tables})
+        else:
+            metadata["dagster/column_schema"] = dg.TableSchema(columns=[
+                dg.TableColumn(field.name, str(field.type)) for field in schema or []])
+        context.add_output_metadata(metadata)
 
-    def load_input(self, context: dg.InputContext) -> pd.DataFrame:
+    def load_input(self, context: dg.InputContext) -> pd.DataFrame | PartTables:
         if not context.has_asset_partitions:
             return read_table(self._path(context.asset_key))
+        folder = self._warehouse() / context.asset_key.path[-1]
+        if folder.is_dir() and any(p.is_dir() for p in folder.iterdir()):
+            return PartTables(folder, list(context.asset_partition_keys))
         frames = [read_table(self._path(context.asset_key, key))
                   for key in sorted(context.asset_partition_keys)]
         return pd.concat(frames, ignore_index=True)

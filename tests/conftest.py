@@ -56,7 +56,7 @@ def main_run(real_corpus: Path, tmp_path_factory: pytest.TempPathFactory):
     import dagster as dg
 
     from pipelines.definitions import defs, run_tags
-    from pipelines.partitions import PARTS_JOBS, materialize_parts, sync_partitions
+    from pipelines.partitions import materialize_parts, sync_partitions
     from pipelines.resources import NyayaSettings, ParquetIOManager
 
     data_dir = tmp_path_factory.mktemp("data")
@@ -64,8 +64,7 @@ def main_run(real_corpus: Path, tmp_path_factory: pytest.TempPathFactory):
                              embedder=TEST_EMBEDDER, models_dir=str(Settings.from_env().models_dir))
     resources = {"settings": settings, "io_manager": ParquetIOManager(data_dir=str(data_dir))}
     instance = dg.DagsterInstance.ephemeral()
-    sync_partitions(instance, real_corpus)
-    for job_name in PARTS_JOBS:
+    for job_name in sync_partitions(instance, settings.resolved()):
         for parsed in materialize_parts(defs.resolve_job_def(job_name), instance,
                                         resources=resources):
             assert parsed.success, f"{job_name} failed"

@@ -9,6 +9,7 @@ from staged import materialize_staged
 
 from assets import evaluation, judgments, statutes
 from evals.configs import config_names
+from nyaya.tables import Part, PartTables, table_provenance
 from pipelines.definitions import defs
 from pipelines.resources import NyayaSettings, ParquetIOManager
 
@@ -170,3 +171,29 @@ def test_partitioned_tables_are_written_apart_and_read_together(tmp_path):
     error = failed.get_step_failure_events()[0].event_specific_data.error.cause.message
     assert ("wrong_parts: expected one DataFrame per partition of the run ['a', 'b', 'c'], "
             "got ['a']") in error
+
+
+@dg.asset(partitions_def=PARTS, backfill_policy=dg.BackfillPolicy.single_run())
+def multi_table_part(context) -> dict:
+    return {key: Part({"rows": pd.DataFrame({"part": [key]}), "empty": pd.DataFrame({"x": []})},
+                      {"source_fingerprint": f"fp-{key}"})
+            for key in context.partition_keys}
+
+
+@dg.asset
+def rows_of_parts(multi_table_part: PartTables) -> pd.DataFrame:
+    assert sorted(multi_table_part) == ["empty", "rows"]
+    return multi_table_part["rows"]
+
+
+def test_a_part_of_several_tables_is_written_per_table_with_its_provenance(tmp_path):
+    io = ParquetIOManager(data_dir=str(tmp_path))
+    tags = {"dagster/asset_partition_range_start": "a", "dagster/asset_partition_range_end": "c"}
+    assert dg.materialize([multi_table_part, rows_of_parts], resources={"io_manager": io},
+                          tags=tags).success
+    folder = tmp_path / "warehouse" / "multi_table_part"
+    assert sorted(p.name for p in (folder / "rows").glob("*.parquet")) == [
+        "a.parquet", "b.parquet", "c.parquet"]
+    assert table_provenance(folder / "empty" / "b.parquet") == {"source_fingerprint": "fp-b"}
+    combined = pd.read_parquet(tmp_path / "warehouse" / "rows_of_parts.parquet")
+    assert combined["part"].tolist() == ["a", "b", "c"]

@@ -4,6 +4,7 @@ vanished from disk, each with everything downstream of it."""
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import dagster as dg
@@ -39,10 +40,11 @@ def pipeline(fixture_corpus, tmp_path):
 def parse_parts(defs, instance, resources) -> list[str]:
     """What `nyaya run` does before the job: sync the partitions with the corpus and parse
     the statute sources whose partitions need it. Returns those partitions."""
-    corpus = resources["settings"].resolved().corpus_root
-    sync_partitions(instance, corpus, resources["settings"].resolved().data_dir / "warehouse")
-    partitions = partitions_to_run(defs.resolve_job_def("parts"), instance,
-                                   source_fingerprints(corpus))
+    settings = resources["settings"].resolved()
+    sync = sync_partitions(instance, settings, settings.data_dir / "warehouse")
+    partitions = list(partitions_to_run(defs.resolve_job_def("parts"), instance,
+                                        sync["statute_parts_job"].fingerprints,
+                                        settings.data_dir / "warehouse"))
     for result in materialize_parts(defs.resolve_job_def("parts"), instance, partitions):
         assert result.success
     return partitions
@@ -85,7 +87,7 @@ def test_only_the_statute_sources_that_changed_are_parsed_again(pipeline):
     assert "AA_2025:1" in set(sections["doc_id"])
     shutil.rmtree(added)
     assert parse_parts(defs, instance, resources) == []
-    assert not list((data_dir / "warehouse").glob("*/the-added-act-2025.parquet*"))
+    assert list((data_dir / "warehouse").glob("statute_parts/*/the-added-act-2025.parquet*")) == []
     run(defs, instance, plan(defs, instance, resources)[0])
     sections = pd.read_parquet(data_dir / "warehouse" / "sections.parquet")
     assert "AA_2025:1" not in set(sections["doc_id"])
@@ -94,8 +96,12 @@ def test_only_the_statute_sources_that_changed_are_parsed_again(pipeline):
 def test_a_damaged_part_is_parsed_again(pipeline):
     defs, instance, resources, _, data_dir = pipeline
     parse_parts(defs, instance, resources)
-    part = data_dir / "warehouse" / "parsed_sections" / "constitution.parquet"
+    part = data_dir / "warehouse" / "statute_parts" / "sections" / "constitution.parquet"
     part.write_bytes(part.read_bytes()[:-40])
+    settings = resources["settings"].resolved()
+    assert partitions_to_run(defs.resolve_job_def("parts"), instance, sync_partitions(
+        instance, settings)["statute_parts_job"].fingerprints, data_dir / "warehouse") == {
+        "constitution": "output corrupted"}
     assert parse_parts(defs, instance, resources) == ["constitution"]
 
 
@@ -163,13 +169,15 @@ def test_code_version_follows_exactly_the_code_an_asset_module_runs(tmp_path, ed
     assert (source_fingerprint("pkg.stage", tmp_path, ("pkg",)) != before) is changes
 
 
-def test_the_corpus_sensor_parses_only_changed_sources_then_ingests(pipeline, monkeypatch):
+def test_the_corpus_sensor_builds_only_changed_partitions_then_ingests(pipeline, monkeypatch):
     from pipelines.definitions import defs as project_defs
     from pipelines.sensors import corpus_change_sensor
 
-    defs, instance, resources, corpus, _ = pipeline
+    defs, instance, resources, corpus, data_dir = pipeline
     monkeypatch.setenv("NYAYA_CORPUS", str(corpus))
-    sensor = corpus_change_sensor(project_defs.get_job_def("statute_parts_job"),
+    monkeypatch.setenv("NYAYA_DATA", str(data_dir))  # where the daemon's settings put parts
+    sensor = corpus_change_sensor([project_defs.get_job_def("statute_parts_job"),
+                                   project_defs.get_job_def("judgment_parts_job")],
                                   project_defs.get_job_def("ingest_job"))
     repo = project_defs.get_repository_def()
 
@@ -177,22 +185,73 @@ def test_the_corpus_sensor_parses_only_changed_sources_then_ingests(pipeline, mo
         return sensor.evaluate_tick(dg.build_sensor_context(
             instance=instance, repository_def=repo, cursor=cursor))
 
+    def requested(result) -> dict[str, tuple[str, str]]:
+        return {r.job_name: (r.tags.get("dagster/asset_partition_range_start"),
+                             r.tags.get("dagster/asset_partition_range_end"))
+                for r in result.run_requests}
+
     first = tick()
-    added = first.dynamic_partitions_requests[0].partition_keys
-    assert "constitution" in added and len(added) == len(source_fingerprints(corpus))
-    request = first.run_requests[0]
-    assert request.job_name == "statute_parts_job"
-    assert (request.tags["dagster/asset_partition_range_start"],
-            request.tags["dagster/asset_partition_range_end"]) == (added[0], added[-1])
-    parse_parts(defs, instance, resources)  # what that run does
+    sources = first.dynamic_partitions_requests[0].partition_keys
+    years = first.dynamic_partitions_requests[2].partition_keys
+    assert "constitution" in sources and len(sources) == len(source_fingerprints(corpus))
+    assert "undated" in years and all(y == "undated" or y.isdigit() for y in years)
+    assert requested(first) == {"statute_parts_job": (sources[0], sources[-1]),
+                                "judgment_parts_job": (years[0], years[-1])}
+    parse_parts(defs, instance, resources)  # the statute run; then the judgment run's work:
+    for result in materialize_parts(project_defs.get_job_def("judgment_parts_job"), instance,
+                                    resources=resources):
+        assert result.success
     assert tick(first.cursor).run_requests == []  # skipped: nothing changed
     bns = corpus / "statutes" / "indiacode" / "the-bharatiya-nyaya-sanhita-2023" / "part-001.md"
     bns.write_text(bns.read_text(encoding="utf-8") + "\n", encoding="utf-8")
-    tags = tick(first.cursor).run_requests[0].tags
-    assert tags["dagster/asset_partition_range_start"] == "the-bharatiya-nyaya-sanhita-2023"
-    assert tags["dagster/asset_partition_range_end"] == "the-bharatiya-nyaya-sanhita-2023"
+    bns_key = "the-bharatiya-nyaya-sanhita-2023"
+    assert requested(tick(first.cursor)) == {"statute_parts_job": (bns_key, bns_key)}
     parse_parts(defs, instance, resources)
     mapping = corpus / "mappings" / "iea_bsa.csv"
     mapping.write_text(mapping.read_text(encoding="utf-8") + "\n", encoding="utf-8")
-    second = tick(first.cursor)
-    assert second.run_requests[0].job_name == "ingest_job"  # no statute source changed
+    assert requested(tick(first.cursor)) == {"ingest_job": (None, None)}  # no partition changed
+
+
+def test_only_the_year_of_a_changed_judgment_is_built_again(pipeline):
+    from nyaya.judgments.sources import judgment_years
+    from pipelines.definitions import defs as project_defs
+
+    _, instance, resources, corpus, data_dir = pipeline
+    settings = resources["settings"].resolved()
+    job = project_defs.get_job_def("judgment_parts_job")
+
+    def to_build() -> list[str]:
+        sync = sync_partitions(instance, settings, data_dir / "warehouse")
+        return list(partitions_to_run(job, instance, sync["judgment_parts_job"].fingerprints,
+                                      data_dir / "warehouse"))
+
+    years = judgment_years(corpus)
+    assert to_build() == list(years)  # nothing built yet: every year, and 'undated'
+    for result in materialize_parts(job, instance, resources=resources):
+        assert result.success
+    assert to_build() == []
+    year, files = next((key, files) for key, files in years.items() if key != "undated")
+    changed = corpus / files[0]
+    changed.write_text(changed.read_text(encoding="utf-8") + "\nA closing line.\n",
+                       encoding="utf-8")
+    assert to_build() == [year]
+    chunks = data_dir / "warehouse" / "judgment_parts" / "chunks" / f"{year}.parquet"
+    assert chunks.exists()
+
+
+def test_nyaya_run_builds_the_parts_first_and_a_rerun_none(fixture_corpus, tmp_path, monkeypatch,
+                                                          capsys):
+    from nyaya import cli
+
+    monkeypatch.setenv("NYAYA_CORPUS", str(fixture_corpus))
+    monkeypatch.setenv("NYAYA_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path))
+    cli.main(["run", "--job", "ingest_job"])  # exit 1: the fixture fails the official counts
+    first = capsys.readouterr().out
+    for job in ("statute_parts_job", "judgment_parts_job"):
+        assert f"{job}: succeeded" in first
+        assert re.search(rf"{job}: materializing \d+ partitions \(\d+ missing\)", first)
+    cli.main(["run", "--job", "ingest_job"])
+    second = capsys.readouterr().out
+    assert "statute_parts_job: every partition is fresh" in second
+    assert "judgment_parts_job: every partition is fresh" in second

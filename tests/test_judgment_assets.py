@@ -132,8 +132,11 @@ def test_a_datasets_source_joins_the_corpus_through_the_same_asset(fixture_corpu
                                            data_dir=str(data_dir),
                                            judgments_dataset=str(path)),
                  "io_manager": ParquetIOManager(data_dir=str(data_dir))}
-    result = dg.materialize([judgments.judgment_sources], resources=resources)
+    result = materialize_staged([judgments.judgment_parts, judgments.judgment_sources],
+                                resources)
     assert result.success
+    # the dataset is a partition of its own beside the years
+    assert (data_dir / "warehouse" / "judgment_parts" / "judgments" / "dataset.parquet").exists()
     table = pd.read_parquet(data_dir / "warehouse" / "judgments.parquet").set_index("doc_id")
     assert table.loc["DATASET:x1", "decision_date"] == "2001-02-03"
     assert "AILA:C1" in table.index

@@ -18,6 +18,7 @@ judgment), and quarantined above that.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
@@ -38,6 +39,7 @@ from nyaya.judgments.headers import (
     split_case_name,
     split_judge_names,
 )
+from nyaya.provenance import dataset_fingerprint
 from nyaya.statutes.model import Quarantined
 
 AILA_DIR = "judgments/aila2019/casedocs"
@@ -488,8 +490,10 @@ def read_judgment_file(path: Path, rel: str, parser) -> JudgmentRecord | Quarant
     return _too_short(record) or record
 
 
-def read_judgments(corpus_root: Path) -> tuple[list[JudgmentRecord], list[Quarantined]]:
-    """Every AILA and IRLeD judgment file as a record or a quarantine row, sorted by doc_id."""
+def read_judgments(corpus_root: Path, only: set[str] | None = None
+                   ) -> tuple[list[JudgmentRecord], list[Quarantined]]:
+    """Every AILA and IRLeD judgment file (or those of `only`, paths relative to the corpus
+    root) as a record or a quarantine row, sorted by doc_id."""
     records: list[JudgmentRecord] = []
     quarantined: list[Quarantined] = []
     for folder, parser in _SOURCES:
@@ -499,11 +503,55 @@ def read_judgments(corpus_root: Path) -> tuple[list[JudgmentRecord], list[Quaran
                                            f"{folder} is not in the corpus at {corpus_root}."))
             continue
         for path in sorted(directory.glob("*.txt")):
+            if only is not None and f"{folder}/{path.name}" not in only:
+                continue
             result = read_judgment_file(path, f"{folder}/{path.name}", parser)
             (records if isinstance(result, JudgmentRecord) else quarantined).append(result)
     records.sort(key=lambda r: r.doc_id)
     quarantined.sort(key=lambda q: (q.source_file, q.source_line or 0))
     return records, quarantined
+
+
+# ---------------------------------------------------------------------------------------
+# Partitions by year of decision
+
+UNDATED = "undated"  # judgments without a decision year, and files that are not judgments
+DATASET = "dataset"  # every judgment of the optional Hugging Face dataset
+
+
+def year_key(item: JudgmentRecord | Quarantined) -> str:
+    """The partition a judgment belongs to: its decision year, or UNDATED."""
+    year = getattr(item, "year", None)
+    return str(year) if year else UNDATED
+
+
+def judgment_years(corpus_root: Path) -> dict[str, list[str]]:
+    """year key -> the judgment files decided that year (paths relative to the corpus root);
+    UNDATED is always there, with any file or folder that did not give a record. A file's
+    year is known only from its parsed header, so this reads every file once (about 2 s)."""
+    records, quarantined = read_judgments(corpus_root)
+    years: dict[str, list[str]] = {UNDATED: []}
+    for item in [*records, *quarantined]:
+        years.setdefault(year_key(item), []).append(item.source_file)
+    return {key: sorted(files) for key, files in sorted(years.items())}
+
+
+def year_fingerprints(corpus_root: Path, years: dict[str, list[str]],
+                      dataset: str | None = None) -> dict[str, str]:
+    """year key -> sha256 over its files' names and bytes (a missing one by name), plus
+    DATASET with the dataset's fingerprint when one is configured."""
+    fingerprints = {}
+    for key, files in years.items():
+        digest = hashlib.sha256()
+        for rel in files:
+            digest.update(rel.encode())
+            path = corpus_root / rel
+            if path.is_file():
+                digest.update(hashlib.sha256(path.read_bytes()).digest())
+        fingerprints[key] = digest.hexdigest()[:16]
+    if dataset:
+        fingerprints[DATASET] = dataset_fingerprint(dataset)
+    return fingerprints
 
 
 # ---------------------------------------------------------------------------------------

@@ -9,23 +9,25 @@ Court registry; nothing that fails to resolve is dropped: it keeps a reason.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 from collections import Counter, defaultdict
 from dataclasses import asdict
 from pathlib import Path
 
 import pandas as pd
 
-from nyaya.citations.cases import extract_case_citations
+from nyaya.citations.cases import CaseCitation, extract_case_citations
 from nyaya.citations.statutes import StatuteMention, extract_statute_mentions
-from nyaya.judgments.chunking import DEFAULT_TOKEN_BUDGET, chunk_judgment
+from nyaya.judgments.chunking import DEFAULT_TOKEN_BUDGET, Chunk, chunk_judgment
 from nyaya.judgments.domains import CitedProvision, DomainDecision, DomainTagger
 from nyaya.judgments.graph import CITATOR_RELATIONS, CITES, pagerank, relation_near
 from nyaya.judgments.identity import link_same_cases, match_registry
 from nyaya.judgments.resolution import REGISTRY_ONLY, RESOLVED, CaseResolver, citation_key
-from nyaya.judgments.sources import read_judgment_dataset, read_judgments, read_sc_metadata
+from nyaya.judgments.sources import JudgmentRecord, read_sc_metadata
 from nyaya.statutes.indiacode import normalize_section_number
+from nyaya.statutes.model import Quarantined
 from nyaya.statutes.registry import alias_index_from_rows
-from nyaya.tables import records
+from nyaya.tables import from_records_frame, records, records_frame
 
 
 def _keys(raws: list[str]) -> tuple[list[str], list[str]]:
@@ -40,17 +42,39 @@ def _keys(raws: list[str]) -> tuple[list[str], list[str]]:
     return keys, unread
 
 
-def judgment_tables(corpus_root: Path, dataset: str | None = None
-                    ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """(judgments, sc_case_registry, judgment_quarantine) from the corpus folder.
+CASE_CITATION_COLUMNS = ["doc_id", *(f.name for f in dataclasses.fields(CaseCitation)),
+                         "relation"]
 
-    `dataset` adds judgments from a Hugging Face dataset (a local file or folder, or a hub id),
-    read with `load_dataset` like any other source and linked to the corpus the same way.
-    """
-    records, quarantined = read_judgments(corpus_root)
-    if dataset:
-        extra, extra_quarantined = read_judgment_dataset(dataset)
-        records, quarantined = [*records, *extra], [*quarantined, *extra_quarantined]
+
+def judgment_part(records: list[JudgmentRecord], quarantined: list[Quarantined],
+                  token_budget: int = DEFAULT_TOKEN_BUDGET) -> dict[str, pd.DataFrame]:
+    """One partition's tables (`judgments`, `quarantine`, `chunks`, `case_citations`): the
+    work that needs one judgment at a time, chunks and case citations (with the relation
+    words around them), so a partition of unchanged judgments is not redone."""
+    cases = [{"doc_id": record.doc_id, **dataclasses.asdict(c),
+              "relation": (relation_near(record.text, c.start, c.end)
+                           if c.kind != "masked" else None)}
+             for record in records for c in extract_case_citations(record.text)]
+    return {
+        "judgments": records_frame(records, JudgmentRecord),
+        "quarantine": records_frame(quarantined, Quarantined),
+        "chunks": records_frame([chunk for record in records for chunk in
+                                        chunk_judgment(record.doc_id, record.text,
+                                                       token_budget)], Chunk),
+        "case_citations": pd.DataFrame(cases, columns=CASE_CITATION_COLUMNS),
+    }
+
+
+def judgment_tables(corpus_root: Path, parsed_judgments: pd.DataFrame,
+                    parsed_quarantine: pd.DataFrame
+                    ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """(judgments, sc_case_registry, judgment_quarantine): the parts' judgments linked across
+    sources into cases and to the SC registry, which is read here (its duplicate records span
+    years, so it is not split)."""
+    records = sorted(from_records_frame(parsed_judgments, JudgmentRecord),
+                     key=lambda r: r.doc_id)
+    quarantined = sorted(from_records_frame(parsed_quarantine, Quarantined),
+                         key=lambda q: (q.source_file, q.source_line or 0))
     sc_records, sc_quarantined = read_sc_metadata(corpus_root)
     rows = []
     for record in records:
@@ -101,12 +125,10 @@ def judgment_tables(corpus_root: Path, dataset: str | None = None
                                                        na_position="first")
 
 
-def chunk_table(judgments: pd.DataFrame,
-                token_budget: int = DEFAULT_TOKEN_BUDGET) -> pd.DataFrame:
-    rows = [chunk.to_row()
-            for doc_id, text in zip(judgments["doc_id"], judgments["text"], strict=True)
-            for chunk in chunk_judgment(doc_id, text, token_budget)]
-    return pd.DataFrame(rows)
+def chunk_table(parsed_chunks: pd.DataFrame) -> pd.DataFrame:
+    """The parts' chunks in judgment order."""
+    return parsed_chunks.sort_values(["doc_id", "ordinal"], kind="mergesort").reset_index(
+        drop=True)
 
 
 class _ChunkLocator:
@@ -129,34 +151,40 @@ class _ChunkLocator:
 
 
 def mention_table(judgments: pd.DataFrame, chunks: pd.DataFrame, act_registry: pd.DataFrame,
-                  sections: pd.DataFrame, sc_registry: pd.DataFrame) -> pd.DataFrame:
-    """Every statute mention and case citation in judgment text, resolved where possible."""
+                  sections: pd.DataFrame, sc_registry: pd.DataFrame,
+                  case_citations: pd.DataFrame) -> pd.DataFrame:
+    """Every statute mention and case citation in judgment text, resolved where possible.
+    Statute mentions are found here (they need the act registry's aliases); case citations
+    arrive already found by the parts and are resolved against every judgment and the SC
+    registry."""
     aliases = alias_index_from_rows(act_registry.to_dict("records"))
     act_years = dict(zip(act_registry["act_code"], act_registry["year"], strict=True))
     known_sections = set(zip(sections["act_code"], sections["section_key"], strict=True))
     resolver = CaseResolver(records(judgments), records(sc_registry))
     locate = _ChunkLocator(chunks)
     rows: list[dict] = []
+    case_of = dict(zip(judgments["doc_id"], judgments["case_id"], strict=True))
     for doc in records(judgments[["doc_id", "case_id", "year", "text"]]):
-        text = doc["text"]
-        for m in extract_statute_mentions(text, aliases):
+        for m in extract_statute_mentions(doc["text"], aliases):
             rows.append(_statute_row(doc, m, act_years, known_sections,
                                      locate.chunk_at(doc["doc_id"], m.start)))
-        for c in extract_case_citations(text):
-            res = resolver.resolve(c)
-            self_cite = res.status == RESOLVED and res.case_ids == (doc["case_id"],)
-            rows.append({
-                "mention_id": f"{doc['doc_id']}@{c.start}-{c.end}:case",
-                "doc_id": doc["doc_id"], "chunk_id": locate.chunk_at(doc["doc_id"], c.start),
-                "mention_type": "case", "kind": c.kind, "start": c.start, "end": c.end,
-                "group_start": c.start, "group_end": c.end, "text": c.text,
-                "reporter": c.reporter, "citation_key": c.key, "case_name": c.case_name,
-                "resolution": "self_citation" if self_cite else res.status,
-                "resolved_case_ids": list(res.case_ids),
-                "resolved_registry_ids": list(res.registry_ids),
-                "relation": relation_near(text, c.start, c.end) if c.kind != "masked" else None,
-                "reason": res.reason,
-            })
+    found = case_citations.drop(columns=["doc_id", "relation"])
+    for doc_id, relation, c in zip(case_citations["doc_id"], case_citations["relation"],
+                                   from_records_frame(found, CaseCitation), strict=True):
+        res = resolver.resolve(c)
+        self_cite = res.status == RESOLVED and res.case_ids == (case_of[doc_id],)
+        rows.append({
+            "mention_id": f"{doc_id}@{c.start}-{c.end}:case",
+            "doc_id": doc_id, "chunk_id": locate.chunk_at(doc_id, c.start),
+            "mention_type": "case", "kind": c.kind, "start": c.start, "end": c.end,
+            "group_start": c.start, "group_end": c.end, "text": c.text,
+            "reporter": c.reporter, "citation_key": c.key, "case_name": c.case_name,
+            "resolution": "self_citation" if self_cite else res.status,
+            "resolved_case_ids": list(res.case_ids),
+            "resolved_registry_ids": list(res.registry_ids),
+            "relation": None if pd.isna(relation) else relation,
+            "reason": res.reason,
+        })
     frame = pd.DataFrame(rows, columns=MENTION_COLUMNS)
     return frame.sort_values(["doc_id", "start", "mention_type", "end"]).reset_index(drop=True)
 

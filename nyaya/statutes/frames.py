@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
-import numpy as np
 import pandas as pd
 
 from nyaya.statutes.indiacode import normalize_section_number
@@ -18,7 +16,6 @@ from nyaya.statutes.structure import (
     split_units,
 )
 from nyaya.statutes.transitions import MAPPING_TABLES, TRANSITION_COLUMNS, resolution_problems
-from nyaya.tables import records
 
 REVIEW_CONFIDENCE = 0.7
 QUARANTINE_COLUMNS = ("source_file", "source_line", "act_code", "section_number", "reason",
@@ -36,30 +33,6 @@ def _in_section_order(frame: pd.DataFrame) -> pd.DataFrame:
     frame = frame.assign(_n=keys.map(lambda k: k[0]), _s=keys.map(lambda k: k[1]))
     return frame.sort_values(["act_code", "_n", "_s"], kind="mergesort").drop(
         columns=["_n", "_s"]).reset_index(drop=True)
-
-
-def records_frame(items: list, kind: type) -> pd.DataFrame:
-    """Parsed records as rows, with every field a column even when there are none (one
-    source's part of a table, stored until the parts are assembled)."""
-    return pd.DataFrame([item.to_row() for item in items],
-                        columns=[field.name for field in dataclasses.fields(kind)])
-
-
-def from_records_frame(frame: pd.DataFrame, kind: type) -> list:
-    """The records back from `records_frame` rows read from Parquet: missing values as None,
-    lists as lists and int fields as int again (a column with gaps is read as float), so
-    assembling parts gives the tables that parsing everything at once gives."""
-    whole = {field.name for field in dataclasses.fields(kind)
-             if str(field.type).startswith("int")}
-
-    def plain(key: str, value):
-        if isinstance(value, np.ndarray):
-            return value.tolist()
-        if isinstance(value, np.generic):
-            value = value.item()
-        return int(value) if key in whole and isinstance(value, float) else value
-    return [kind(**{key: plain(key, value) for key, value in row.items()})
-            for row in records(frame)]
 
 
 def registry_frame(entries: list[ActEntry]) -> pd.DataFrame:
