@@ -10,15 +10,14 @@ GROUP = "sources"
 
 #: One partition per statute source (an India Code Act folder or a JSON code): the keys are the
 #: corpus's, so they are dynamic; `pipelines.partitions.sync_partitions` keeps them in step, and
-#: `pipelines.freshness.partitions_to_run` compares each source's fingerprint with the one its
-#: partition was parsed from (one query for all partitions, where Dagster's per-partition
-#: staleness costs ~16 ms each, 40 s for the corpus).
+#: `pipelines.freshness.partitions_to_run` compares each source's fingerprint with the one in
+#: its part files' footers.
 STATUTE_SOURCES = dg.DynamicPartitionsDefinition(name="statute_sources")
 #: One partition per year of decision of the corpus judgments, plus 'undated' (and 'dataset'
 #: for the optional Hugging Face dataset); kept in step the same way.
 JUDGMENT_YEARS = dg.DynamicPartitionsDefinition(name="judgment_years")
-#: the metadata key under which each partition of a parts asset records its source's
-#: fingerprint (what it was built from)
+#: the provenance key under which a part's files keep their source's fingerprint (what they
+#: were built from)
 SOURCE_FINGERPRINT = "source_fingerprint"
 
 

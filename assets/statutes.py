@@ -38,7 +38,7 @@ def statute_parts(context: dg.AssetExecutionContext, settings: NyayaSettings) ->
                          f"at {corpus_root}: `nyaya run` removes them before it runs")
     # taken before parsing: a file changed meanwhile leaves an older fingerprint, so the next
     # run parses again instead of trusting parts newer than their record
-    fingerprints = source_fingerprints(corpus_root)
+    fingerprints = source_fingerprints(corpus_root, codes)
     parts = {}
     for key in context.partition_keys:
         parsed = parse_source(corpus_root, key, codes[key])

@@ -202,9 +202,9 @@ def _run_parts(args: argparse.Namespace, instance, changes: dict) -> int:
     from pipelines.partitions import materialize_parts
     from pipelines.recovery import owner_tags
 
+    warehouse = defs.resources["settings"].resolved().data_dir / "warehouse"
     for job_name, sync in changes.items():
         job = defs.resolve_job_def(job_name)
-        warehouse = defs.resources["settings"].resolved().data_dir / "warehouse"
         partitions = (partitions_to_run(job, instance, sync.fingerprints, warehouse)
                       if args.persist and not args.all else None)
         if partitions == {}:

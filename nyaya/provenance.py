@@ -10,15 +10,22 @@ from pathlib import Path
 from nyaya.settings import PROJECT_ROOT
 
 
+def files_fingerprint(root: Path, paths: list[Path], salt: str = "") -> str:
+    """sha256 over `salt` and each path's name relative to `root` and its bytes (a path that
+    is not a file counts by its name alone)."""
+    digest = hashlib.sha256(salt.encode())
+    for path in paths:
+        digest.update(str(path.relative_to(root)).encode())
+        if path.is_file():
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:16]
+
+
 def tree_fingerprint(root: Path, folders: tuple[str, ...]) -> str:
     """sha256 over the relative paths and bytes of every file under the given folders."""
-    digest = hashlib.sha256()
-    for folder in folders:
-        for path in sorted((root / folder).rglob("*")):
-            if path.is_file():
-                digest.update(str(path.relative_to(root)).encode())
-                digest.update(hashlib.sha256(path.read_bytes()).digest())
-    return digest.hexdigest()[:16]
+    return files_fingerprint(root, [path for folder in folders
+                                    for path in sorted((root / folder).rglob("*"))
+                                    if path.is_file()])
 
 
 def dataset_fingerprint(dataset: str) -> str:

@@ -18,7 +18,6 @@ judgment), and quarantined above that.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
@@ -39,7 +38,7 @@ from nyaya.judgments.headers import (
     split_case_name,
     split_judge_names,
 )
-from nyaya.provenance import dataset_fingerprint
+from nyaya.provenance import dataset_fingerprint, files_fingerprint
 from nyaya.statutes.model import Quarantined
 
 AILA_DIR = "judgments/aila2019/casedocs"
@@ -526,9 +525,11 @@ def year_key(item: JudgmentRecord | Quarantined) -> str:
 
 
 def judgment_years(corpus_root: Path) -> dict[str, list[str]]:
-    """year key -> the judgment files decided that year (paths relative to the corpus root);
+    """year key -> the judgment files decided that year (paths relative to the corpus root).
     UNDATED is always there, with any file or folder that did not give a record. A file's
-    year is known only from its parsed header, so this reads every file once (about 2 s)."""
+    year is known only from its parsed header, so this reads every file (about 2 s); a parts
+    run reads its own files again after fingerprinting them, so that a file changed in
+    between is never recorded as built."""
     records, quarantined = read_judgments(corpus_root)
     years: dict[str, list[str]] = {UNDATED: []}
     for item in [*records, *quarantined]:
@@ -540,15 +541,8 @@ def year_fingerprints(corpus_root: Path, years: dict[str, list[str]],
                       dataset: str | None = None) -> dict[str, str]:
     """year key -> sha256 over its files' names and bytes (a missing one by name), plus
     DATASET with the dataset's fingerprint when one is configured."""
-    fingerprints = {}
-    for key, files in years.items():
-        digest = hashlib.sha256()
-        for rel in files:
-            digest.update(rel.encode())
-            path = corpus_root / rel
-            if path.is_file():
-                digest.update(hashlib.sha256(path.read_bytes()).digest())
-        fingerprints[key] = digest.hexdigest()[:16]
+    fingerprints = {key: files_fingerprint(corpus_root, [corpus_root / rel for rel in files])
+                    for key, files in years.items()}
     if dataset:
         fingerprints[DATASET] = dataset_fingerprint(dataset)
     return fingerprints

@@ -6,11 +6,11 @@ This is the one place that knows the corpus layout (`statutes/indiacode`, `repea
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from nyaya.provenance import files_fingerprint
 from nyaya.statutes.chapters import chapter_of, read_chapters
 from nyaya.statutes.indiacode import parse_section_headings, read_act, read_title
 from nyaya.statutes.model import CorpusFormatError, Quarantined, SectionRecord
@@ -140,17 +140,14 @@ def _act_title(corpus_root: Path, slug: str) -> str:
     return read_title(corpus_root / INDIACODE / slug, corpus_root) or _title_from_slug(slug)
 
 
-def source_fingerprints(corpus_root: Path) -> dict[str, str]:
+def source_fingerprints(corpus_root: Path, codes: dict[str, str] | None = None
+                        ) -> dict[str, str]:
     """source key -> sha256 over its act code and its files' names and bytes: a source whose
-    fingerprint is unchanged parses to the same records."""
-    fingerprints = {}
-    for key, code in act_codes(corpus_root).items():
-        digest = hashlib.sha256(code.encode())
-        for path in source_files(corpus_root, key):
-            digest.update(str(path.relative_to(corpus_root)).encode())
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
-        fingerprints[key] = digest.hexdigest()[:16]
-    return fingerprints
+    fingerprint is unchanged parses to the same records. `codes`: `act_codes` when the caller
+    has them already."""
+    codes = act_codes(corpus_root) if codes is None else codes
+    return {key: files_fingerprint(corpus_root, source_files(corpus_root, key), salt=code)
+            for key, code in codes.items()}
 
 
 def parse_source(corpus_root: Path, key: str, act_code: str) -> StatuteCorpus:
