@@ -142,10 +142,12 @@ def _run(args: argparse.Namespace) -> int:
     for run_id in release_dead_runs(instance):
         print(f"{args.job}: run {run_id} was killed mid-way: marked failed, its pool slots "
               "freed")
+    changes = _sync_and_observe(instance)
+    if args.job in changes:  # a parts job alone: the partitions that need it, by range
+        return _run_parts(args, instance, {args.job: changes[args.job]})
     job = defs.resolve_job_def(args.job)
     tags = {**run_tags(args.job), **owner_tags()}
     selection = None
-    changes = _sync_and_observe(instance)
     if args.job in ASSEMBLING_JOBS and _run_parts(args, instance, changes) != 0:
         return 1
     if args.persist and not args.all:

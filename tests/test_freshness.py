@@ -255,3 +255,5 @@ def test_nyaya_run_builds_the_parts_first_and_a_rerun_none(fixture_corpus, tmp_p
     second = capsys.readouterr().out
     assert "statute_parts_job: every partition is fresh" in second
     assert "judgment_parts_job: every partition is fresh" in second
+    cli.main(["run", "--job", "judgment_parts_job"])  # a parts job on its own
+    assert "judgment_parts_job: every partition is fresh" in capsys.readouterr().out
