@@ -3,6 +3,7 @@ point-count check; FAISS indexes over sections and judgment chunks."""
 
 
 import functools
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,16 +11,12 @@ import dagster as dg
 import numpy as np
 import pandas as pd
 
+from assets.sources import JUDGMENT_YEARS, STATUTE_SOURCES
 from evals.querysets import load_queryset
 from nyaya.index import collections as coll
-from nyaya.index.build import (
-    build_faiss,
-    build_vectors,
-    load_vectors,
-    read_manifest,
-    sync_collection,
-)
+from nyaya.index.build import build_faiss, build_vectors, load_vectors, sync_collection
 from nyaya.index.cache import EmbeddingCache, embed_with_cache
+from nyaya.index.collections import LEGAL_SECTIONS, LEGAL_SUB_SECTIONS, SC_JUDGMENTS
 from nyaya.index.embedders import Embedder, load_embedder
 from nyaya.index.store import open_store
 from nyaya.provenance import source_fingerprint
@@ -80,27 +77,54 @@ def law_transition_context_documents(law_transition_map: pd.DataFrame,
     return _documents(coll.transition_documents(law_transition_map, sections))
 
 
+#: the collections whose vectors are built per partition of the corpus (an Act, a year of
+#: judgments), so that a backfill or rerun embeds and writes only the parts that changed; the
+#: transition context (a few thousand rows from three codes) is one part
+VECTOR_PARTITIONS = {
+    LEGAL_SECTIONS: STATUTE_SOURCES,
+    LEGAL_SUB_SECTIONS: STATUTE_SOURCES,
+    SC_JUDGMENTS: JUDGMENT_YEARS,
+}
+
+
 def vectors_asset(definition: coll.CollectionDef) -> dg.AssetsDefinition:
     name = definition.name
+    partitions_def = VECTOR_PARTITIONS.get(definition)
 
     # the embedder is part of the version: switching it re-embeds, and only then
     @dg.asset(name=f"{name}_vectors", group_name=GROUP, pool=EMBEDDING_POOL,
               code_version=f"{CODE_VERSION}+{Settings.from_env().embedder_of(name)}",
+              partitions_def=partitions_def,
+              backfill_policy=dg.BackfillPolicy.single_run() if partitions_def else None,
               ins={"documents": dg.AssetIn(f"{name}_documents")})
     def _vectors(context: dg.AssetExecutionContext, settings: NyayaSettings,
                  documents: pd.DataFrame) -> dg.MaterializeResult:
-        """Dense vectors of the documents, from the content-hash cache where possible."""
+        """Dense vectors of the documents, one part per partition of this run, from the
+        content-hash cache where possible; intact parts are kept."""
         resolved = settings.resolved()
+        partitions = context.partition_keys if partitions_def else None
         result = build_vectors(documents, embedding_cache(resolved, name),
-                               resolved.vectors_dir, name, log=context.log.info)
+                               resolved.vectors_dir, name, partitions, log=context.log.info)
         rate = result.embedded / result.seconds if result.embedded else 0.0
+        why = Counter(result.rebuilt.values())
         return dg.MaterializeResult(metadata={
-            "embedder": result.manifest.embedder, "dim": result.manifest.dim,
-            "vectors": result.manifest.count, "newly_embedded": result.embedded,
-            "reused_unchanged": result.reused, "seconds": round(result.seconds, 2),
-            "texts_per_second": round(rate, 1), "vectors_hash": result.manifest.vectors_hash})
+            "embedder": embedder_for(resolved.embedder_of(name), resolved.models_dir,
+                                     resolved.bge_m3_path).fingerprint,
+            "parts_built": len(result.rebuilt), "parts_kept": result.kept,
+            "parts_built_why": ", ".join(f"{n} {reason}" for reason, n in sorted(why.items())),
+            "vectors_written": result.vectors, "newly_embedded": result.embedded,
+            "seconds": round(result.seconds, 2), "texts_per_second": round(rate, 1)})
 
     return _vectors
+
+
+def served_vectors(settings: Settings, name: str,
+                   documents: pd.DataFrame) -> tuple[np.ndarray, Embedder]:
+    """The collection's vectors in table order, refused unless every part was built from
+    these documents by the embedder its queries will use."""
+    embedder = embedder_for(settings.embedder_of(name), settings.models_dir,
+                            settings.bge_m3_path)
+    return load_vectors(settings.vectors_dir, name, documents, embedder.fingerprint), embedder
 
 
 def qdrant_asset(definition: coll.CollectionDef) -> dg.AssetsDefinition:
@@ -114,12 +138,11 @@ def qdrant_asset(definition: coll.CollectionDef) -> dg.AssetsDefinition:
         """The Qdrant collection: named dense + BM25 sparse vectors, payload indexes; only new
         or changed points are written."""
         resolved = settings.resolved()
-        vectors = load_vectors(resolved.vectors_dir, name, documents)
+        vectors, embedder = served_vectors(resolved, name, documents)
         store = open_store(resolved.qdrant_path, resolved.qdrant_url, resolved.qdrant_api_key)
         try:
             result = sync_collection(store, definition, documents, vectors,
-                                     read_manifest(resolved.vectors_dir, name).embedder,
-                                     log=context.log.info)
+                                     embedder.fingerprint, log=context.log.info)
         finally:
             store.close()
         return dg.MaterializeResult(metadata={
@@ -169,13 +192,12 @@ def faiss_asset(name: str) -> dg.AssetsDefinition:
         """Persisted FAISS indexes (exact flat and approximate), each with its recall@10
         against flat on real queries."""
         resolved = settings.resolved()
-        cache = embedding_cache(resolved, name)
-        vectors = load_vectors(resolved.vectors_dir, name, documents, cache.embedder.fingerprint)
-        queries = recall_queries(cache)
+        vectors, embedder = served_vectors(resolved, name, documents)
+        queries = recall_queries(embedding_cache(resolved, name))
         metadata: dict = {"vectors": len(vectors), "queries_for_recall": len(queries)}
         for kind in kinds:
             result = build_faiss(kind, vectors, documents["doc_id"].tolist(),
-                                 cache.embedder.fingerprint, resolved.faiss_dir,
+                                 embedder.fingerprint, resolved.faiss_dir,
                                  f"{name}.{kind}", queries)
             context.log.info(f"{name}.{kind}: {'built' if result.rebuilt else 'unchanged'} "
                              f"in {result.seconds:.1f}s, recall@10 {result.recall_at_10}")

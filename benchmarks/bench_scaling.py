@@ -311,34 +311,37 @@ def _table_rows(warehouse: Path, names: Iterable[str]) -> dict[str, int]:
             for name in names if (warehouse / f"{name}.parquet").exists()}
 
 
-def _materialize(job_name: str, keys: list[str] | None) -> dict:
+def _materialize(job_name: str, keys: list[str] | None, vectors: bool = False) -> dict:
+    """Run the job's `keys` (all of it when None), then every partition of the vector jobs
+    when `vectors`; figures from the runs' materializations."""
     import dagster as dg
 
-    from nyaya.settings import Settings
     from pipelines.definitions import defs
-    from pipelines.partitions import ASSEMBLING_JOBS, materialize_parts, sync_partitions
+    from pipelines.partitions import VECTOR_JOBS, materialize_job, materialize_parts
 
     instance = dg.DagsterInstance.get()
-    job = defs.resolve_job_def(job_name)
-    selection = [dg.AssetKey(key) for key in keys] if keys else None
     started = time.perf_counter()
-    if job_name in ASSEMBLING_JOBS:  # the parts (statute sources, years) first, as `nyaya run`
-        for parts in sync_partitions(instance, Settings.from_env()):
-            for parsed in materialize_parts(defs.resolve_job_def(parts), instance):
-                if not parsed.success:
-                    raise RuntimeError(f"{parts} failed")
-    result = job.execute_in_process(instance=instance, raise_on_error=False,
-                                    asset_selection=selection)
+    if keys is None:  # the whole job as `nyaya run --all` takes it, parts first
+        results = materialize_job(job_name, instance)
+    else:
+        results = [defs.resolve_job_def(job_name).execute_in_process(
+            instance=instance, raise_on_error=False,
+            asset_selection=[dg.AssetKey(key) for key in keys])]
+    if vectors:
+        for name in VECTOR_JOBS:
+            results.extend(materialize_parts(defs.resolve_job_def(name), instance))
     work = time.perf_counter() - started
     checks = {f"{e.asset_key.to_user_string()}:{e.check_name}": bool(e.passed)
-              for e in result.get_asset_check_evaluations()}
+              for result in results for e in result.get_asset_check_evaluations()}
     metadata = {}
-    for event in result.get_asset_materialization_events():
-        meta = event.materialization.metadata
-        metadata[event.asset_key.to_user_string()] = {
-            k: meta[k].value for k in ("points", "vectors", "newly_embedded") if k in meta}
-    failed = [step.step_key for step in result.get_step_failure_events()]
-    return {"work_s": work, "ok": bool(result.success), "checks": checks,
+    for result in results:  # a single-run backfill records one event per partition: the last
+        for event in result.get_asset_materialization_events():
+            meta = event.materialization.metadata
+            metadata[event.asset_key.to_user_string()] = {
+                k: meta[k].value for k in ("points", "vectors_written", "newly_embedded")
+                if k in meta}
+    failed = [step.step_key for result in results for step in result.get_step_failure_events()]
+    return {"work_s": work, "ok": all(result.success for result in results), "checks": checks,
             "failed_checks": sorted(k for k, v in checks.items() if not v),
             "failed_steps": failed, "materialized": len(metadata), "metadata": metadata}
 
@@ -364,8 +367,8 @@ def child(stage: str) -> dict:
     if stage == "ingest":
         figures = _materialize("ingest_job", None)
     elif stage == "embed":
-        figures = _materialize("index_job", [f"{c}_{kind}" for c in COLLECTIONS
-                                             for kind in ("documents", "vectors")])
+        figures = _materialize("index_job", [*(f"{c}_documents" for c in COLLECTIONS),
+                                             "law_transition_context_vectors"], vectors=True)
     elif stage == "index":
         figures = _materialize("index_job", [*(f"{c}_qdrant" for c in COLLECTIONS),
                                              *(f"{c}_faiss" for c in FAISS)])

@@ -14,7 +14,7 @@ from evals.corpus_sets import aila_statute_documents
 from evals.querysets import QuerySet
 from evals.runs import rank_frame
 from evals.tuning import split_of
-from nyaya.index.build import load_vectors, read_manifest
+from nyaya.index.build import load_vectors, vectors_embedders
 from nyaya.index.embedders import load_embedder
 from nyaya.index.lookups import CitationGraph, EntityIndex
 from nyaya.index.store import VectorStore
@@ -63,10 +63,10 @@ def load_precedent_resources(settings: Settings, store: VectorStore) -> Preceden
     warehouse = settings.warehouse
     embedder = load_embedder(settings.embedder_of(PRECEDENTS), settings.models_dir,
                              settings.bge_m3_path)
-    manifest = read_manifest(settings.vectors_dir, PRECEDENTS)
-    if manifest is None or manifest.embedder != embedder.fingerprint:
+    built_by = vectors_embedders(settings.vectors_dir, PRECEDENTS)
+    if built_by != {embedder.fingerprint}:
         raise ValueError(f"{PRECEDENTS} vectors were built by "
-                         f"{manifest.embedder if manifest else 'nothing'}, queries would use "
+                         f"{', '.join(sorted(built_by)) or 'nothing'}, queries would use "
                          f"{embedder.fingerprint}; rebuild them or set the embedder")
     return PrecedentResources(
         store=store, embedder=embedder, analyzer=QueryAnalyzer.from_warehouse(warehouse),

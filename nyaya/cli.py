@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from collections import Counter
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
@@ -13,6 +15,9 @@ from nyaya.lookup import StatuteLookup, read_sections, render_block
 from nyaya.settings import Settings, SettingsError
 from nyaya.statutes.registry import alias_index_from_rows
 from nyaya.tables import read_table
+
+#: a partitioned job's partitions to run, with why (see pipelines.freshness)
+Chooser = Callable[[], dict[str, str]]
 
 
 def load_lookup(settings: Settings) -> StatuteLookup:
@@ -133,10 +138,10 @@ def _run(args: argparse.Namespace) -> int:
     assets whose code or inputs changed since their last materialization, unless --all."""
     import dagster as dg  # the pipeline is optional for lookups; import it only here
 
-    from pipelines.definitions import defs, run_tags
+    from pipelines.definitions import defs
     from pipelines.freshness import keys_to_run
-    from pipelines.partitions import ASSEMBLING_JOBS
-    from pipelines.recovery import owner_tags, release_dead_runs
+    from pipelines.partitions import ASSEMBLING_JOBS, VECTOR_JOBS
+    from pipelines.recovery import release_dead_runs
 
     instance = dg.DagsterInstance.get() if args.persist else dg.DagsterInstance.ephemeral()
     for run_id in release_dead_runs(instance):
@@ -144,21 +149,71 @@ def _run(args: argparse.Namespace) -> int:
               "freed")
     changes = _sync_and_observe(instance)
     if args.job in changes:  # a parts job alone: the partitions that need it, by range
-        return _run_parts(args, instance, {args.job: changes[args.job]})
-    job = defs.resolve_job_def(args.job)
-    tags = {**run_tags(args.job), **owner_tags()}
-    selection = None
-    if args.job in ASSEMBLING_JOBS and _run_parts(args, instance, changes) != 0:
+        return 0 if _run_parts(args, instance, _corpus_choosers(
+            instance, {args.job: changes[args.job]})) is not None else 1
+    if args.job in VECTOR_JOBS:
+        return 0 if _run_parts(args, instance, _vector_choosers(instance, (args.job,))
+                               ) is not None else 1
+    if (args.job in ASSEMBLING_JOBS
+            and _run_parts(args, instance, _corpus_choosers(instance, changes)) is None):
         return 1
+    selection = None
     if args.persist and not args.all:
-        keys, reasons = keys_to_run(defs, args.job, instance)
+        selection, reasons = keys_to_run(defs, args.job, instance)
         print(f"{args.job}: assets by state: "
               + ", ".join(f"{count} {reason}" for reason, count in sorted(reasons.items())))
-        if not keys:
+    return _run_stages(args, instance, selection)
+
+
+def _run_stages(args: argparse.Namespace, instance, selection: list | None) -> int:
+    """Run the selected assets of the job (all when None). A job that builds document
+    tables and reads vectors runs in three steps: what the vector parts read, the vector parts
+    that need it, then the rest (with whatever reads the parts just built)."""
+    from pipelines.definitions import defs
+    from pipelines.partitions import (
+        VECTOR_JOBS,
+        VECTOR_STAGE_JOBS,
+        downstream_of,
+        split_at_vector_parts,
+        vector_keys,
+    )
+
+    job_keys = defs.resolve_job_def(args.job).asset_layer.executable_asset_keys
+    keys = sorted(job_keys) if selection is None else selection
+    if args.job not in VECTOR_STAGE_JOBS:
+        return _execute(args, instance, keys, selection is None)
+    graph = defs.resolve_asset_graph()
+    before, after = split_at_vector_parts(graph, keys, vector_keys())
+    if before and _execute(args, instance, before) != 0:
+        return 1
+    built = _run_parts(args, instance, _vector_choosers(instance, VECTOR_JOBS))
+    if built is None:
+        return 1
+    rebuilt = {key for name in built
+               for key in defs.resolve_job_def(name).asset_layer.executable_asset_keys}
+    after = sorted({*after, *(downstream_of(graph, rebuilt) & job_keys)})
+    if not after:
+        if not before and not built:
             print(f"{args.job}: nothing to do, every asset is fresh")
-            return 0
-        selection = keys
+        return 0
+    return _execute(args, instance, after, selection is None and not before)
+
+
+def _execute(args: argparse.Namespace, instance, keys: list, whole: bool = False) -> int:
+    """One run of the job over `keys` (the whole job when `whole`): in process, or with
+    Dagster's multiprocess executor for --processes N."""
+    import dagster as dg
+
+    from pipelines.definitions import defs, run_tags
+    from pipelines.recovery import owner_tags
+
+    if not keys:
+        print(f"{args.job}: nothing to do, every asset is fresh")
+        return 0
+    selection = None if whole else keys
+    if selection is not None:
         print(f"{args.job}: materializing {len(keys)} assets")
+    tags = {**run_tags(args.job), **owner_tags()}
     if args.processes > 1:
         # Dagster's multiprocess executor: each step in its own process, up to N at once; the
         # `embedding` and `qdrant_writes` pools (dagster.yaml) still let one such step in
@@ -174,8 +229,8 @@ def _run(args: argparse.Namespace) -> int:
         with dg.execute_job(recon, instance, run_config=run_config, raise_on_error=False,
                             asset_selection=selection, tags=tags) as result:
             return _run_outcome(args.job, result)
-    result = job.execute_in_process(instance=instance, raise_on_error=False,
-                                    asset_selection=selection, tags=tags)
+    result = defs.resolve_job_def(args.job).execute_in_process(
+        instance=instance, raise_on_error=False, asset_selection=selection, tags=tags)
     return _run_outcome(args.job, result)
 
 
@@ -196,19 +251,40 @@ def _sync_and_observe(instance) -> dict:
     return changes
 
 
-def _run_parts(args: argparse.Namespace, instance, changes: dict) -> int:
-    """Run each parts job over its partitions that are new, changed or damaged (every one
-    with --all or --no-persist), one run per contiguous range. 0 when every run succeeded."""
+def _corpus_choosers(instance, changes: dict) -> dict[str, Chooser]:
+    """parts job -> its partitions whose source changed or whose part is damaged."""
     from pipelines.definitions import defs
     from pipelines.freshness import partitions_to_run
+
+    warehouse = defs.resources["settings"].resolved().warehouse
+    return {name: functools.partial(partitions_to_run, defs.resolve_job_def(name), instance,
+                                    sync.fingerprints, warehouse)
+            for name, sync in changes.items()}
+
+
+def _vector_choosers(instance, jobs: tuple[str, ...]) -> dict[str, Chooser]:
+    """vectors job -> its partitions whose vector parts are missing, damaged or stale."""
+    from pipelines.definitions import defs
+    from pipelines.freshness import vector_partitions_to_run
+
+    settings = defs.resources["settings"].resolved()
+    return {name: functools.partial(vector_partitions_to_run, defs.resolve_job_def(name),
+                                    instance, settings) for name in jobs}
+
+
+def _run_parts(args: argparse.Namespace, instance,
+               choosers: dict[str, Chooser]) -> list[str] | None:
+    """Run each partitioned job over the partitions its chooser names (every one with --all
+    or --no-persist), one run per contiguous range. Returns the jobs that ran, or None when
+    a run failed."""
+    from pipelines.definitions import defs
     from pipelines.partitions import materialize_parts
     from pipelines.recovery import owner_tags
 
-    warehouse = defs.resources["settings"].resolved().data_dir / "warehouse"
-    for job_name, sync in changes.items():
+    ran = []
+    for job_name, choose in choosers.items():
         job = defs.resolve_job_def(job_name)
-        partitions = (partitions_to_run(job, instance, sync.fingerprints, warehouse)
-                      if args.persist and not args.all else None)
+        partitions = choose() if args.persist and not args.all else None
         if partitions == {}:
             print(f"{job_name}: every partition is fresh")
             continue
@@ -221,8 +297,9 @@ def _run_parts(args: argparse.Namespace, instance, changes: dict) -> int:
         chosen = None if partitions is None else list(partitions)
         for result in materialize_parts(job, instance, chosen, tags=owner_tags()):
             if _run_outcome(job_name, result) != 0:
-                return 1
-    return 0
+                return None
+        ran.append(job_name)
+    return ran
 
 
 def _run_outcome(job: str, result) -> int:

@@ -17,20 +17,37 @@ all_checks = dg.load_asset_checks_from_modules([statutes, judgments, indexes, ev
 PARTS = dg.AssetSelection.groups(statutes.PARTS_GROUP, judgments.PARTS_GROUP)
 statute_parts_job = dg.define_asset_job(
     "statute_parts_job", selection=dg.AssetSelection.groups(statutes.PARTS_GROUP),
-    partitions_def=sources.STATUTE_SOURCES,
     description="Parse the statute sources of its partitions, one Act or JSON code each.")
 judgment_parts_job = dg.define_asset_job(
     "judgment_parts_job", selection=dg.AssetSelection.groups(judgments.PARTS_GROUP),
-    partitions_def=sources.JUDGMENT_YEARS,
     description="Read, chunk and find case citations in the judgments of its years.")
+#: the vectors built per statute source and per year: they read the whole document tables,
+#: so `nyaya run` runs these jobs between the document tables and what reads the vectors
+VECTOR_PARTS = dg.AssetSelection.assets(*(f"{definition.name}_vectors"
+                                          for definition in indexes.VECTOR_PARTITIONS))
+
+
+def _vectors_job(name: str, partitions: dg.DynamicPartitionsDefinition,
+                 what: str) -> dg.UnresolvedAssetJobDefinition:
+    return dg.define_asset_job(
+        name, description=f"Embed the documents of {what}.",
+        selection=dg.AssetSelection.assets(*(
+            f"{definition.name}_vectors"
+            for definition, keyed in indexes.VECTOR_PARTITIONS.items() if keyed is partitions)))
+
+
+statute_vectors_job = _vectors_job("statute_vectors_job", sources.STATUTE_SOURCES,
+                                   "its statute sources (sections, sub-sections)")
+judgment_vectors_job = _vectors_job("judgment_vectors_job", sources.JUDGMENT_YEARS,
+                                    "its years of judgments (chunks)")
 main_job = dg.define_asset_job(
-    "main_job", selection=dg.AssetSelection.all() - PARTS,
+    "main_job", selection=dg.AssetSelection.all() - PARTS - VECTOR_PARTS,
     description="Corpus to report: ingest, tables, indexes, checks, runs, metrics and the report.")
 ingest_job = dg.define_asset_job(
     "ingest_job", selection=dg.AssetSelection.groups(statutes.GROUP, judgments.GROUP),
     description="Statute and judgment tables only (what the corpus sensor starts).")
 index_job = dg.define_asset_job(
-    "index_job", selection=dg.AssetSelection.groups(indexes.GROUP),
+    "index_job", selection=dg.AssetSelection.groups(indexes.GROUP) - VECTOR_PARTS,
     description="Document tables, vectors, Qdrant collections and FAISS indexes.")
 evaluation_job = dg.define_asset_job(
     "evaluation_job", selection=dg.AssetSelection.groups(evaluation.GROUP),
@@ -39,7 +56,8 @@ evaluation_job = dg.define_asset_job(
 defs = dg.Definitions(
     assets=all_assets,
     asset_checks=all_checks,
-    jobs=[statute_parts_job, judgment_parts_job, main_job, ingest_job, index_job, evaluation_job],
+    jobs=[statute_parts_job, judgment_parts_job, statute_vectors_job, judgment_vectors_job,
+          main_job, ingest_job, index_job, evaluation_job],
     schedules=[nightly_evaluation(evaluation_job, evaluation.CONFIGS)],
     sensors=[corpus_change_sensor([statute_parts_job, judgment_parts_job], ingest_job),
              ingest_after_parts([statute_parts_job, judgment_parts_job], ingest_job)],

@@ -52,6 +52,10 @@ CORPUS_PARTITIONS = (
 )
 #: the jobs whose assets assemble the parts (these run the parts jobs first)
 ASSEMBLING_JOBS = ("main_job", "ingest_job")
+#: the jobs that embed the document tables per statute source and per year: they need the
+#: whole tables, so they run inside a run of a job that builds those and reads the vectors
+VECTOR_JOBS = ("statute_vectors_job", "judgment_vectors_job")
+VECTOR_STAGE_JOBS = ("main_job", "index_job")
 
 
 @dataclass(frozen=True)
@@ -64,7 +68,8 @@ class Sync:
 def sync_partitions(instance: dg.DagsterInstance, settings: Settings,
                     warehouse: Path | None = None) -> dict[str, Sync]:
     """Make each corpus-keyed partitions definition hold exactly the corpus's keys; delete the
-    stored parts of a removed key under `warehouse`. Returns parts job -> what changed."""
+    stored parts of a removed key under `warehouse` and its vector parts. Returns parts job ->
+    what changed."""
     changes = {}
     for keyed in CORPUS_PARTITIONS:
         fingerprints = keyed.fingerprints(settings)
@@ -77,7 +82,9 @@ def sync_partitions(instance: dg.DagsterInstance, settings: Settings,
         for key in removed:
             instance.delete_dynamic_partition(name, key)
             if warehouse is not None:
-                for stored in warehouse.glob(f"*_parts/*/{key}.parquet*"):
+                for stored in [*warehouse.glob(f"*_parts/*/{key}.parquet*"),
+                               *settings.vectors_dir.glob(f"*/{key}.npy"),
+                               *settings.vectors_dir.glob(f"*/{key}.json")]:
                     stored.unlink()
         changes[keyed.job] = Sync(added, removed, fingerprints)
     return changes
@@ -129,3 +136,67 @@ def _with_resources(job: dg.JobDefinition, resources: dict) -> dg.JobDefinition:
 
     return dg.Definitions(assets=defs.assets, asset_checks=defs.asset_checks,
                           jobs=defs.jobs, resources=resources).resolve_job_def(job.name)
+
+
+def split_at_vector_parts(graph: dg.AssetGraph, keys: list[dg.AssetKey],
+                          vector_keys: set[dg.AssetKey]
+                          ) -> tuple[list[dg.AssetKey], list[dg.AssetKey]]:
+    """(the keys the vector parts read from, upstream of them; the others): what a run of
+    a vector-stage job materializes before and after the vector parts."""
+    upstream = dg.AssetSelection.assets(*vector_keys).upstream().resolve(graph) - vector_keys
+    return ([key for key in keys if key in upstream], [key for key in keys if key not in upstream])
+
+
+def downstream_of(graph: dg.AssetGraph, keys: set[dg.AssetKey]) -> set[dg.AssetKey]:
+    return dg.AssetSelection.assets(*keys).downstream().resolve(graph) - keys if keys else set()
+
+
+def materialize_job(job_name: str, instance: dg.DagsterInstance,
+                    resources: dict | None = None,
+                    tags: dict[str, str] | None = None) -> list[dg.ExecuteInProcessResult]:
+    """Every asset of a job in process, in the order `nyaya run --all` takes: the corpus parts
+    (for an assembling job), the assets up to the document tables, the vector parts (for a
+    vector-stage job), the rest. Stops at the first failed run; returns every run's result."""
+    from pipelines.definitions import defs, run_tags
+
+    settings = (resources or defs.resources)["settings"].resolved()
+    results = []
+
+    def parts(jobs: tuple[str, ...]) -> bool:
+        for name in jobs:
+            ran = materialize_parts(defs.resolve_job_def(name), instance, resources=resources,
+                                    tags=tags)
+            results.extend(ran)
+            if ran and not ran[-1].success:
+                return False
+        return True
+
+    job = defs.resolve_job_def(job_name) if resources is None else _with_resources(
+        defs.resolve_job_def(job_name), resources)
+    keys = sorted(job.asset_layer.executable_asset_keys)
+    stages = [keys]
+    if job_name in VECTOR_STAGE_JOBS:
+        stages = list(split_at_vector_parts(defs.resolve_asset_graph(), keys, vector_keys()))
+    if job_name in ASSEMBLING_JOBS:
+        sync_partitions(instance, settings)
+        if not parts(tuple(keyed.job for keyed in CORPUS_PARTITIONS)):
+            return results
+    for number, selection in enumerate(stages):
+        if number == 1 and not parts(VECTOR_JOBS):
+            return results
+        if not selection:
+            continue
+        results.append(job.execute_in_process(
+            instance=instance, raise_on_error=False, asset_selection=selection,
+            tags={**run_tags(job_name), **(tags or {})}))
+        if not results[-1].success:
+            break
+    return results
+
+
+def vector_keys() -> set[dg.AssetKey]:
+    """The vector assets built by partition (every asset of the vector jobs)."""
+    from pipelines.definitions import defs
+
+    return {key for name in VECTOR_JOBS
+            for key in defs.resolve_job_def(name).asset_layer.executable_asset_keys}

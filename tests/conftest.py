@@ -55,23 +55,16 @@ def main_run(real_corpus: Path, tmp_path_factory: pytest.TempPathFactory):
     """The main job materialized once on the real corpus: (data dir, execution result)."""
     import dagster as dg
 
-    from pipelines.definitions import defs, run_tags
-    from pipelines.partitions import materialize_parts, sync_partitions
+    from pipelines.partitions import materialize_job
     from pipelines.resources import NyayaSettings, ParquetIOManager
 
     data_dir = tmp_path_factory.mktemp("data")
     settings = NyayaSettings(corpus_root=str(real_corpus), data_dir=str(data_dir),
                              embedder=TEST_EMBEDDER, models_dir=str(Settings.from_env().models_dir))
     resources = {"settings": settings, "io_manager": ParquetIOManager(data_dir=str(data_dir))}
-    instance = dg.DagsterInstance.ephemeral()
-    for job_name in sync_partitions(instance, settings.resolved()):
-        for parsed in materialize_parts(defs.resolve_job_def(job_name), instance,
-                                        resources=resources):
-            assert parsed.success, f"{job_name} failed"
-    result = defs.resolve_job_def("main_job").execute_in_process(
-        instance=instance, resources=resources, raise_on_error=False,
-        tags=run_tags("main_job"))
-    return data_dir, result
+    results = materialize_job("main_job", dg.DagsterInstance.ephemeral(), resources)
+    assert all(result.success for result in results[:-1]), "a parts run failed"
+    return data_dir, results[-1]
 
 
 def _bad_input_kind(mark: pytest.Mark, nodeid: str) -> tuple[str, str]:

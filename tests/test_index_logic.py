@@ -164,18 +164,55 @@ def test_vectors_are_reused_when_nothing_changed_and_only_new_texts_embedded(
     cache = EmbeddingCache(tmp_path / "cache", static_embedder)
     docs = documents({"a": "theft", "b": "murder", "c": "cheating"})
     first = build_vectors(docs, cache, tmp_path / "vectors", "demo")
-    assert (first.reused, first.embedded) == (False, 3)
+    assert (first.rebuilt, first.kept, first.embedded) == ({"all": "missing"}, 0, 3)
     second = build_vectors(docs, cache, tmp_path / "vectors", "demo")
-    assert (second.reused, second.embedded) == (True, 0)
+    assert (second.rebuilt, second.kept, second.embedded) == ({}, 1, 0)
     changed = documents({"a": "theft", "b": "culpable homicide", "c": "cheating"})
     third = build_vectors(changed, cache, tmp_path / "vectors", "demo")
-    assert (third.reused, third.embedded) == (False, 1)
+    assert (third.rebuilt, third.embedded) == ({"all": "documents changed"}, 1)
     assert load_vectors(tmp_path / "vectors", "demo", changed).shape == (3, static_embedder.dim)
     with pytest.raises(ValueError, match="other documents"):
         load_vectors(tmp_path / "vectors", "demo", docs)
     with pytest.raises(ValueError, match="queries would be embedded by minilm-int8"):
         load_vectors(tmp_path / "vectors", "demo", changed, "minilm-int8")
     assert documents_digest(docs) != documents_digest(changed)
+
+
+def partitioned(texts: dict[str, str], partitions: dict[str, str]) -> pd.DataFrame:
+    frame = documents(texts)
+    frame["partition"] = [partitions[doc] for doc in frame["doc_id"]]
+    return frame
+
+
+def test_a_changed_partition_is_the_only_part_built_again_and_parts_load_in_table_order(
+        tmp_path, static_embedder):
+    """Documents interleaved across partitions: each part holds its own rows, and the loaded
+    matrix is in table order, row for row what embedding the table whole gives."""
+    cache = EmbeddingCache(tmp_path / "cache", static_embedder)
+    folder = tmp_path / "vectors"
+    where = {"a": "IPC", "b": "CrPC", "c": "IPC", "d": "CrPC", "e": "BNS"}
+    docs = partitioned({"a": "theft", "b": "arrest", "c": "murder", "d": "bail", "e": "snatching"},
+                       where)
+    first = build_vectors(docs, cache, folder, "demo")
+    assert first.rebuilt == {"BNS": "missing", "CrPC": "missing", "IPC": "missing"}
+    assert np.array_equal(load_vectors(folder, "demo", docs), static_embedder.encode(
+        docs["text"].tolist()))
+    assert np.load(folder / "demo" / "CrPC.npy").shape == (2, static_embedder.dim)
+    changed = partitioned({"a": "theft", "b": "arrest without warrant", "c": "murder",
+                           "d": "bail", "e": "snatching"}, where)
+    again = build_vectors(changed, cache, folder, "demo")
+    assert (again.rebuilt, again.kept, again.vectors, again.embedded) == (
+        {"CrPC": "documents changed"}, 2, 2, 1)
+    assert np.array_equal(load_vectors(folder, "demo", changed), static_embedder.encode(
+        changed["text"].tolist()))
+    only = build_vectors(docs, cache, folder, "demo", partitions=["IPC"])
+    assert (only.rebuilt, only.kept) == ({}, 1)  # IPC is intact; CrPC is left as it is
+    with pytest.raises(ValueError, match=r"CrPC\.npy: built from other documents"):
+        load_vectors(folder, "demo", docs)
+    (folder / "demo" / "BNS.json").unlink()
+    with pytest.raises(ValueError, match=r"BNS\.npy: no vectors.*materialize demo_vectors"):
+        load_vectors(folder, "demo", changed)
+    assert build_vectors(changed, cache, folder, "demo").rebuilt == {"BNS": "missing"}
 
 
 def test_collection_sync_rewrites_vectors_of_another_embedder_and_recreates_on_new_size(

@@ -168,14 +168,14 @@ def test_a_corrupted_vectors_file_is_recreated_from_the_cache(
     folder = tmp_path / "vectors"
     build_vectors(docs, cache, folder, "demo")
     original = load_vectors(folder, "demo", docs)
-    matrix = folder / "demo.npy"
+    matrix = folder / "demo" / "all.npy"
     flip_middle_byte(matrix)
-    with pytest.raises(ValueError, match=r"demo\.npy: .*corrupted"):
+    with pytest.raises(ValueError, match=r"demo/all\.npy: .*corrupted"):
         load_vectors(folder, "demo", docs)
     messages: list[str] = []
     rebuilt = build_vectors(docs, cache, folder, "demo", log=messages.append)
-    assert (rebuilt.reused, rebuilt.embedded) == (False, 0)
-    assert any("demo.npy" in m and "corrupted" in m for m in messages)
+    assert (rebuilt.rebuilt, rebuilt.embedded) == ({"all": "output corrupted"}, 0)
+    assert any("all.npy" in m and "corrupted" in m for m in messages)
     assert np.array_equal(load_vectors(folder, "demo", docs), original)
     matrix.write_bytes(matrix.read_bytes()[:100])  # truncated: unreadable, same outcome
     assert build_vectors(docs, cache, folder, "demo").embedded == 0

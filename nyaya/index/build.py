@@ -1,9 +1,12 @@
 """Index builds that do no work when nothing changed.
 
-Vectors: a collection's matrix is saved as `<collection>.npy` with a JSON manifest naming
-the embedder fingerprint, the hash of the documents' content hashes and the hash of the
-vectors; a rerun with the same manifest and an intact matrix reuses it, a damaged matrix is
-re-created from the embedding cache, and new texts come from the cache too.
+Vectors: a collection's vectors are saved in parts, one per partition of its documents (the
+`partition` column: an Act for the statute collections, a year of judgments for the chunks;
+one part, `all`, for a table without the column), each `<collection>/<partition>.npy` with a
+JSON manifest naming the embedder fingerprint, the hash of the part's (doc id, content hash)
+pairs and the hash of its vectors. A build redoes only the parts that are missing, damaged,
+built by another embedder or from other documents, taking known texts from the embedding
+cache; `load_vectors` puts the parts back in table order and refuses any that does not match.
 Store: points are synced by content hash: only new or changed points are written and
 vanished ones deleted, so a sync killed midway resumes where it stopped. FAISS: rebuilt
 when the vectors' hash changed or the saved index fails its checksum.
@@ -14,7 +17,8 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -23,7 +27,7 @@ import pandas as pd
 
 from nyaya.index import faiss_index
 from nyaya.index.cache import EmbeddingCache, embed_with_cache
-from nyaya.index.collections import CollectionDef
+from nyaya.index.collections import PARTITION, CollectionDef
 from nyaya.index.sparse import average_length, document_vector
 from nyaya.index.store import StorePoint, VectorStore
 from nyaya.tables import records
@@ -33,6 +37,8 @@ SPARSE_PARAMS = {"k1": 1.2, "b": 0.75}
 SYNC_BATCH = 2048
 # bumped when the payload written for the same row changes, so every point is rewritten once
 PAYLOAD_FORMAT = 2
+#: the one part of a table that has no partition column
+ALL = "all"
 
 
 def documents_digest(documents: pd.DataFrame) -> str:
@@ -41,9 +47,17 @@ def documents_digest(documents: pd.DataFrame) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
 
 
+def partition_rows(documents: pd.DataFrame) -> dict[str, np.ndarray]:
+    """partition -> the positions of its rows, in table order."""
+    if PARTITION not in documents:
+        return {ALL: np.arange(len(documents))}
+    return {str(key): rows for key, rows in documents.groupby(PARTITION, sort=True).indices.items()}
+
+
 @dataclass(frozen=True)
 class VectorsManifest:
     collection: str
+    partition: str
     embedder: str
     dim: int
     count: int
@@ -51,13 +65,25 @@ class VectorsManifest:
     vectors_hash: str
 
 
-def vector_paths(folder: Path, collection: str) -> tuple[Path, Path]:
-    return folder / f"{collection}.npy", folder / f"{collection}.json"
+def part_paths(folder: Path, collection: str, partition: str) -> tuple[Path, Path]:
+    """The matrix and the manifest of one part."""
+    base = folder / collection / partition
+    return base.with_name(f"{partition}.npy"), base.with_name(f"{partition}.json")
 
 
-def read_manifest(folder: Path, collection: str) -> VectorsManifest | None:
-    _, meta = vector_paths(folder, collection)
-    return VectorsManifest(**json.loads(meta.read_text())) if meta.exists() else None
+def read_manifest(folder: Path, collection: str, partition: str) -> VectorsManifest | None:
+    """The part's manifest; None when it is absent or unreadable (a part to build again)."""
+    _, meta = part_paths(folder, collection, partition)
+    try:
+        return VectorsManifest(**json.loads(meta.read_text()))
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def vectors_embedders(folder: Path, collection: str) -> set[str]:
+    """The embedder fingerprints the collection's saved parts were built by."""
+    return {manifest.embedder for meta in sorted((folder / collection).glob("*.json"))
+            if (manifest := read_manifest(folder, collection, meta.stem)) is not None}
 
 
 def _saved_vectors(matrix_path: Path, manifest: VectorsManifest) -> np.ndarray | None:
@@ -69,65 +95,123 @@ def _saved_vectors(matrix_path: Path, manifest: VectorsManifest) -> np.ndarray |
     return vectors if faiss_index.vectors_hash(vectors) == manifest.vectors_hash else None
 
 
-def load_vectors(folder: Path, collection: str, documents: pd.DataFrame,
-                 embedder: str | None = None) -> np.ndarray:
-    """The saved matrix, refused when it was built from other documents, by another embedder
-    than the one queries will use (`embedder`, a fingerprint), or is damaged."""
-    matrix_path, _ = vector_paths(folder, collection)
-    manifest = read_manifest(folder, collection)
+@dataclass(frozen=True)
+class PartState:
+    """One part as found on disk: its vectors when usable, else why not (`reason`, one of
+    "missing", "embedder changed", "documents changed", "output corrupted") and `detail`."""
+
+    vectors: np.ndarray | None
+    reason: str | None = None
+    detail: str = ""
+
+
+def part_state(folder: Path, collection: str, partition: str, documents: pd.DataFrame,
+               embedder: str | None = None) -> PartState:
+    """Check one saved part against its documents (the partition's rows) and, when given,
+    the embedder fingerprint that queries or a rebuild would use."""
+    matrix_path, _ = part_paths(folder, collection, partition)
+    manifest = read_manifest(folder, collection, partition)
     if manifest is None or not matrix_path.exists():
-        raise FileNotFoundError(f"{matrix_path}: no vectors; materialize {collection}_vectors")
+        return PartState(None, "missing", f"{matrix_path}: no vectors")
     if embedder is not None and manifest.embedder != embedder:
-        raise ValueError(f"{matrix_path}: built by {manifest.embedder}, but queries would be "
-                         f"embedded by {embedder}; rebuild the vectors or set the embedder "
-                         "they were built with")
+        return PartState(None, "embedder changed",
+                         f"{matrix_path}: built by {manifest.embedder}, but queries would be "
+                         f"embedded by {embedder}")
     if manifest.documents_digest != documents_digest(documents):
-        raise ValueError(f"{matrix_path}: built from other documents than the current "
-                         f"{collection} table; materialize {collection}_vectors again")
+        return PartState(None, "documents changed", f"{matrix_path}: built from other "
+                         f"documents than the current {collection} table")
     vectors = _saved_vectors(matrix_path, manifest)
     if vectors is None:
-        raise ValueError(f"{matrix_path}: unreadable or does not match its manifest's "
-                         f"vectors_hash (corrupted); materialize {collection}_vectors again")
+        return PartState(None, "output corrupted", f"{matrix_path}: unreadable or does not "
+                         "match its manifest's vectors_hash (corrupted)")
+    return PartState(vectors)
+
+
+def load_vectors(folder: Path, collection: str, documents: pd.DataFrame,
+                 embedder: str | None = None) -> np.ndarray:
+    """The documents' vectors in table order, from their parts; refused, naming every part
+    that is missing, damaged, built from other documents or by another embedder than the
+    one queries will use (`embedder`, a fingerprint)."""
+    found = {partition: part_state(folder, collection, partition, documents.iloc[rows],
+                                   embedder)
+             for partition, rows in partition_rows(documents).items()}
+    bad = [state.detail for state in found.values() if state.vectors is None]
+    if bad:
+        more = f" (and {len(bad) - 3} more parts)" if len(bad) > 3 else ""
+        raise ValueError("; ".join(bad[:3]) + more + f"; materialize {collection}_vectors "
+                         "again for those partitions")
+    built_by = {read_manifest(folder, collection, p).embedder for p in found}
+    if len(built_by) > 1:
+        raise ValueError(f"{folder / collection}: parts built by {sorted(built_by)}; rebuild "
+                         f"{collection}_vectors with one embedder")
+    dims = {state.vectors.shape[1] for state in found.values() if len(state.vectors)}
+    vectors = np.zeros((len(documents), dims.pop() if dims else 0), dtype=np.float32)
+    for partition, rows in partition_rows(documents).items():
+        vectors[rows] = found[partition].vectors
     return vectors
 
 
 @dataclass(frozen=True)
 class VectorsResult:
-    manifest: VectorsManifest
-    reused: bool
-    embedded: int
+    rebuilt: dict[str, str]  # partition -> why it was built again
+    kept: int  # parts found intact and left alone
+    vectors: int  # rows in the rebuilt parts
+    embedded: int  # texts new to the embedding cache
     seconds: float
 
 
 def build_vectors(documents: pd.DataFrame, cache: EmbeddingCache, folder: Path,
-                  collection: str, log: Log | None = None) -> VectorsResult:
-    """Save the documents' vectors with their manifest; reuse the saved matrix only when it
-    is intact, so a damaged file is re-created (from the cache, embedding nothing) instead of
-    being found broken later by `load_vectors`."""
+                  collection: str, partitions: Sequence[str] | None = None,
+                  log: Log | None = None) -> VectorsResult:
+    """Save the vectors of the given partitions (every partition of the documents when None),
+    one part each; a part already intact for these documents and this embedder is kept, so
+    a rerun does no work and a damaged part is re-created (from the cache, embedding nothing)
+    instead of being found broken later by `load_vectors`. The texts of all the parts to build
+    are embedded together, in table order."""
     started = time.perf_counter()
-    digest = documents_digest(documents)
-    previous = read_manifest(folder, collection)
-    matrix_path, meta_path = vector_paths(folder, collection)
-    if (previous is not None and matrix_path.exists()
-            and previous.embedder == cache.embedder.fingerprint
-            and previous.documents_digest == digest):
-        if _saved_vectors(matrix_path, previous) is not None:
-            return VectorsResult(previous, True, 0, time.perf_counter() - started)
-        if log:
-            log(f"{matrix_path}: unreadable or does not match its manifest (corrupted); "
-                "re-creating it from the embedding cache")
+    slices = partition_rows(documents)
+    fingerprint = cache.embedder.fingerprint
+    considered = sorted(slices) if partitions is None else list(partitions)
+    rebuilt = {}
+    for partition in considered:
+        rows = slices.get(partition, np.arange(0))
+        state = part_state(folder, collection, partition, documents.iloc[rows], fingerprint)
+        if state.vectors is None:
+            rebuilt[partition] = state.reason
+            if log and state.reason == "output corrupted":
+                log(f"{state.detail}; re-creating it from the embedding cache")
+    if rebuilt and log:
+        log(f"{collection}: building {len(rebuilt)} vector parts ("
+            + ", ".join(f"{n} {why}" for why, n in sorted(Counter(rebuilt.values()).items()))
+            + f"), keeping {len(considered) - len(rebuilt)}")
+    rows = np.sort(np.concatenate([slices.get(p, np.arange(0)) for p in rebuilt] or
+                                  [np.arange(0)]))
     before = len(cache)
-    vectors = embed_with_cache(documents["text"].tolist(), cache, log=log, label=collection)
-    manifest = VectorsManifest(collection, cache.embedder.fingerprint, cache.embedder.dim,
-                               len(documents), digest, faiss_index.vectors_hash(vectors))
-    folder.mkdir(parents=True, exist_ok=True)
+    vectors = embed_with_cache(documents["text"].iloc[rows].tolist(), cache, log=log,
+                               label=collection)
+    for partition in rebuilt:
+        own = slices.get(partition, np.arange(0))
+        _save_part(folder, VectorsManifest(collection, partition, fingerprint,
+                                           cache.embedder.dim, len(own),
+                                           documents_digest(documents.iloc[own]), ""),
+                   vectors[np.searchsorted(rows, own)].reshape(len(own), cache.embedder.dim))
+    return VectorsResult(rebuilt, len(considered) - len(rebuilt), len(rows), len(cache) - before,
+                         time.perf_counter() - started)
+
+
+def _save_part(folder: Path, manifest: VectorsManifest, vectors: np.ndarray) -> None:
+    """The matrix, then its manifest, each by atomic rename: a part killed midway has no
+    manifest that matches it, so it is built again."""
+    matrix_path, meta_path = part_paths(folder, manifest.collection, manifest.partition)
+    matrix_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = matrix_path.with_name(matrix_path.stem + ".tmp.npy")
     np.save(tmp, vectors)
     tmp.replace(matrix_path)
+    manifest = VectorsManifest(**{**asdict(manifest),
+                                  "vectors_hash": faiss_index.vectors_hash(vectors)})
     meta_tmp = meta_path.with_suffix(".json.tmp")
     meta_tmp.write_text(json.dumps(asdict(manifest), indent=2, sort_keys=True) + "\n")
     meta_tmp.replace(meta_path)
-    return VectorsResult(manifest, False, len(cache) - before, time.perf_counter() - started)
 
 
 @dataclass(frozen=True)

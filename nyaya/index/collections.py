@@ -2,8 +2,10 @@
 
 A document table has one row per point: `doc_id`, `point_id` (stable integer from the doc
 id), `text` (what is embedded and indexed), `content_hash` (text and payload together, so
-a payload change is re-synced too) and the payload columns. The vector store and the FAISS
-indexes are built from these tables and checked against their row counts.
+a payload change is re-synced too) and the payload columns. The statute and
+judgment tables add `partition` (the row's statute source or judgment year), which the
+vectors are built and kept by. The vector store and the FAISS indexes are built from these
+tables and checked against their row counts.
 """
 
 from __future__ import annotations
@@ -16,8 +18,12 @@ from dataclasses import dataclass
 import pandas as pd
 
 from nyaya.index.store import CollectionSpec, point_id
+from nyaya.judgments.sources import judgment_partition
+from nyaya.statutes.ingest import source_key
 from nyaya.tables import records
 
+#: the column naming each row's partition: its statute source, or its judgments' year
+PARTITION = "partition"
 OFFENCE = re.compile(r"shall\s+be\s+punish(?:ed|able)|\bpunishable\s+with\b", re.IGNORECASE)
 
 
@@ -66,8 +72,10 @@ def finish(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def act_fields(registry: pd.DataFrame) -> pd.DataFrame:
+    """The Act's year and applicability, and its source as the partition of its rows."""
     acts = registry[["act_code", "year", "applicable_from"]].copy()
     acts["year"] = acts["year"].astype("Int64")
+    acts[PARTITION] = registry["source_path"].map(source_key)
     return acts
 
 
@@ -83,6 +91,7 @@ def section_documents(sections: pd.DataFrame, registry: pd.DataFrame) -> pd.Data
         "applicable_from": frame["applicable_from"], "year": frame["year"],
         "extraction_confidence": frame["extraction_confidence"].astype(float),
         "is_offence": frame["text"].fillna("").str.contains(OFFENCE),
+        PARTITION: frame[PARTITION],
     }))
 
 
@@ -106,6 +115,7 @@ def sub_section_documents(sub_sections: pd.DataFrame, sections: pd.DataFrame,
         "section_number": frame["section_number"], "unit_key": frame["unit_key"],
         "unit_kind": frame["unit_kind"], "status": frame["status"], "era": frame["era"],
         "legal_domain": frame["legal_domain"], "year": frame["year"],
+        PARTITION: frame[PARTITION],
     }))
 
 
@@ -124,6 +134,8 @@ def chunk_documents(chunks: pd.DataFrame, judgments: pd.DataFrame,
         "ordinal": frame["ordinal"].astype(int), "source": frame["source"],
         "case_name": frame["case_name"].fillna(""), "year": frame["year"].astype("Int64"),
         "legal_domain": frame["legal_domain"].fillna("unknown"),
+        PARTITION: [judgment_partition(source, None if pd.isna(year) else int(year))
+                    for source, year in zip(frame["source"], frame["year"], strict=True)],
     }))
 
 

@@ -50,6 +50,7 @@ COURT = "Supreme Court of India"
 AILA = "aila2019"
 IRLED_PRIOR = "irled2017_prior"
 IRLED_CURRENT = "irled2017_current"
+CORPUS_SOURCES = (AILA, IRLED_PRIOR, IRLED_CURRENT)
 
 MIN_BODY_CHARS = 200  # less judgment text than this after the header: truncated or header only
 GARBAGE_LIMIT = 0.30  # share of replacement/control characters above which a file is unreadable
@@ -519,8 +520,16 @@ DATASET = "dataset"  # every judgment of the optional Hugging Face dataset
 
 
 def year_key(item: JudgmentRecord | Quarantined) -> str:
-    """The partition a judgment belongs to: its decision year, or UNDATED."""
+    """The partition a corpus judgment belongs to: its decision year, or UNDATED."""
     year = getattr(item, "year", None)
+    return str(year) if year else UNDATED
+
+
+def judgment_partition(source: str, year: int | None) -> str:
+    """The partition of a row of the judgments table: DATASET for a judgment from the
+    dataset (any source that is not one of the corpus's), else its year or UNDATED."""
+    if source not in CORPUS_SOURCES:
+        return DATASET
     return str(year) if year else UNDATED
 
 

@@ -105,6 +105,18 @@ def _json_source(key: str) -> str | None:
     return next((source for source in JSON_SOURCES if _json_key(source) == key), None)
 
 
+def source_key(source_path: str) -> str:
+    """The source key (partition) of a registry row's `source_path`."""
+    for source, (rel, _) in JSON_SOURCES.items():
+        if source_path == rel:
+            return _json_key(source)
+    folder, _, slug = source_path.rpartition("/")
+    if folder != INDIACODE or not slug:
+        raise ValueError(f"{source_path!r} is not a statute source path (an India Code Act "
+                         f"folder under {INDIACODE}/ or one of the JSON codes)")
+    return slug
+
+
 def source_files(corpus_root: Path, key: str) -> list[Path]:
     """The files whose bytes decide one source's records: an Act's part files and its chapter
     table, or a JSON code's file."""
