@@ -142,8 +142,10 @@ def split_at_vector_parts(graph: dg.AssetGraph, keys: list[dg.AssetKey],
                           vector_keys: set[dg.AssetKey]
                           ) -> tuple[list[dg.AssetKey], list[dg.AssetKey]]:
     """(the keys the vector parts read from, upstream of them; the others): what a run of
-    a vector-stage job materializes before and after the vector parts."""
+    a vector-stage job materializes before and after the vector parts. The outputs of one
+    multi-asset stay together (it runs whole)."""
     upstream = dg.AssetSelection.assets(*vector_keys).upstream().resolve(graph) - vector_keys
+    upstream = {sibling for key in upstream for sibling in graph.get(key).execution_set_asset_keys}
     return ([key for key in keys if key in upstream], [key for key in keys if key not in upstream])
 
 
