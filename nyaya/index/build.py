@@ -39,6 +39,7 @@ SYNC_BATCH = 2048
 PAYLOAD_FORMAT = 2
 #: the one part of a table that has no partition column
 ALL = "all"
+NO_ROWS = np.zeros(0, dtype=np.int64)  # a partition without documents still gets its (empty) part
 
 
 def documents_digest(documents: pd.DataFrame) -> str:
@@ -97,10 +98,12 @@ def _saved_vectors(matrix_path: Path, manifest: VectorsManifest) -> np.ndarray |
 
 @dataclass(frozen=True)
 class PartState:
-    """One part as found on disk: its vectors when usable, else why not (`reason`, one of
-    "missing", "embedder changed", "documents changed", "output corrupted") and `detail`."""
+    """One part as found on disk: its vectors and manifest when usable, else why not
+    (`reason`, one of "missing", "embedder changed", "documents changed", "output corrupted")
+    and `detail`."""
 
     vectors: np.ndarray | None
+    manifest: VectorsManifest | None = None
     reason: str | None = None
     detail: str = ""
 
@@ -112,19 +115,19 @@ def part_state(folder: Path, collection: str, partition: str, documents: pd.Data
     matrix_path, _ = part_paths(folder, collection, partition)
     manifest = read_manifest(folder, collection, partition)
     if manifest is None or not matrix_path.exists():
-        return PartState(None, "missing", f"{matrix_path}: no vectors")
+        return PartState(None, None, "missing", f"{matrix_path}: no vectors")
     if embedder is not None and manifest.embedder != embedder:
-        return PartState(None, "embedder changed",
+        return PartState(None, None, "embedder changed",
                          f"{matrix_path}: built by {manifest.embedder}, but queries would be "
                          f"embedded by {embedder}")
     if manifest.documents_digest != documents_digest(documents):
-        return PartState(None, "documents changed", f"{matrix_path}: built from other "
+        return PartState(None, None, "documents changed", f"{matrix_path}: built from other "
                          f"documents than the current {collection} table")
     vectors = _saved_vectors(matrix_path, manifest)
     if vectors is None:
-        return PartState(None, "output corrupted", f"{matrix_path}: unreadable or does not "
+        return PartState(None, None, "output corrupted", f"{matrix_path}: unreadable or does not "
                          "match its manifest's vectors_hash (corrupted)")
-    return PartState(vectors)
+    return PartState(vectors, manifest)
 
 
 def load_vectors(folder: Path, collection: str, documents: pd.DataFrame,
@@ -140,12 +143,12 @@ def load_vectors(folder: Path, collection: str, documents: pd.DataFrame,
         more = f" (and {len(bad) - 3} more parts)" if len(bad) > 3 else ""
         raise ValueError("; ".join(bad[:3]) + more + f"; materialize {collection}_vectors "
                          "again for those partitions")
-    built_by = {read_manifest(folder, collection, p).embedder for p in found}
+    built_by = {state.manifest.embedder for state in found.values()}
     if len(built_by) > 1:
         raise ValueError(f"{folder / collection}: parts built by {sorted(built_by)}; rebuild "
                          f"{collection}_vectors with one embedder")
-    dims = {state.vectors.shape[1] for state in found.values() if len(state.vectors)}
-    vectors = np.zeros((len(documents), dims.pop() if dims else 0), dtype=np.float32)
+    dim = next(iter(found.values())).manifest.dim if found else 0
+    vectors = np.zeros((len(documents), dim), dtype=np.float32)
     for partition, rows in partition_rows(documents).items():
         vectors[rows] = found[partition].vectors
     return vectors
@@ -174,7 +177,7 @@ def build_vectors(documents: pd.DataFrame, cache: EmbeddingCache, folder: Path,
     considered = sorted(slices) if partitions is None else list(partitions)
     rebuilt = {}
     for partition in considered:
-        rows = slices.get(partition, np.arange(0))
+        rows = slices.get(partition, NO_ROWS)
         state = part_state(folder, collection, partition, documents.iloc[rows], fingerprint)
         if state.vectors is None:
             rebuilt[partition] = state.reason
@@ -184,13 +187,12 @@ def build_vectors(documents: pd.DataFrame, cache: EmbeddingCache, folder: Path,
         log(f"{collection}: building {len(rebuilt)} vector parts ("
             + ", ".join(f"{n} {why}" for why, n in sorted(Counter(rebuilt.values()).items()))
             + f"), keeping {len(considered) - len(rebuilt)}")
-    rows = np.sort(np.concatenate([slices.get(p, np.arange(0)) for p in rebuilt] or
-                                  [np.arange(0)]))
+    rows = np.sort(np.concatenate([NO_ROWS, *(slices.get(p, NO_ROWS) for p in rebuilt)]))
     before = len(cache)
     vectors = embed_with_cache(documents["text"].iloc[rows].tolist(), cache, log=log,
                                label=collection)
     for partition in rebuilt:
-        own = slices.get(partition, np.arange(0))
+        own = slices.get(partition, NO_ROWS)
         _save_part(folder, VectorsManifest(collection, partition, fingerprint,
                                            cache.embedder.dim, len(own),
                                            documents_digest(documents.iloc[own]), ""),
