@@ -29,6 +29,7 @@ from dagster._time import get_current_datetime
 
 from assets.sources import SOURCE_FINGERPRINT, judgment_corpus, statute_corpus
 from nyaya.index.build import part_state, partition_rows
+from nyaya.index.collections import PARTITION
 from nyaya.settings import Settings
 from nyaya.tables import CorruptTableError, read_table, table_provenance, verify_table
 
@@ -126,7 +127,8 @@ def vector_partitions_to_run(job: dg.JobDefinition, instance: dg.DagsterInstance
     chosen: dict[str, str] = {}
     for key in sorted(job.asset_layer.executable_asset_keys):
         name = key.path[-1].removesuffix("_vectors")
-        documents = read_table(settings.warehouse / f"{name}_documents.parquet")
+        documents = read_table(settings.warehouse / f"{name}_documents.parquet")[
+            ["doc_id", "content_hash", PARTITION]]  # what a part's digest covers
         embedder = embedder_for(settings.embedder_of(name), settings.models_dir,
                                 settings.bge_m3_path).fingerprint
         rows = partition_rows(documents)
