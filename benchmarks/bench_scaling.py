@@ -445,8 +445,9 @@ Assumptions of the extrapolation (10x and 100x the 100% corpus):
   them in RAM; BM25 keeps its matrix in RAM), so RSS grows about linearly with the corpus
   beyond the fixed interpreter and model footprint.
 What has to change beyond one such machine (23 GiB RAM, 2 cores): stream the tables
-(partition the ingest and document assets, e.g. by Act or by year, write Parquet in row
-groups) instead of whole DataFrames; a Qdrant server with sharded, replicated collections
+(parsing and embedding are already partitioned by Act and by year; the tables they are
+assembled into and the document tables are still whole DataFrames: assemble in Parquet row
+groups instead); a Qdrant server with sharded, replicated collections
 (NYAYA_QDRANT_URL) instead of Edge shards in the build process; FAISS IVF-PQ or the engine's
 HNSW instead of flat and numpy exact search; BM25 in the engine (Qdrant's sparse vectors)
 instead of bm25s in memory; embedding on accelerators or many workers (the transformer tier

@@ -66,6 +66,7 @@ def test_a_registry_source_path_names_its_statute_partition(source_path, key):
     assert source_key(source_path) == key
 
 
+@pytest.mark.bad_input("indexes", "registry source path that is no statute source")
 @pytest.mark.parametrize("source_path", ["statutes/repealed/ipc-1860/other.json",
                                          "statutes/indiacode/", "elsewhere/act-1999"])
 def test_a_path_that_is_no_statute_source_is_refused_by_name(source_path):
