@@ -30,6 +30,7 @@ from dagster._time import get_current_datetime
 from assets.sources import SOURCE_FINGERPRINT, judgment_corpus, statute_corpus
 from nyaya.index.build import part_state, partition_rows
 from nyaya.index.collections import PARTITION
+from nyaya.index.embedders import embedder_fingerprint
 from nyaya.settings import Settings
 from nyaya.tables import CorruptTableError, read_table, table_provenance, verify_table
 
@@ -121,16 +122,17 @@ def vector_partitions_to_run(job: dg.JobDefinition, instance: dg.DagsterInstance
     """partition -> why, for the partitions of a vectors job to build again, in partition
     order: a part of one of its collections is missing, damaged, or was built from other
     documents than the current table or by another embedder than the configured one."""
-    from assets.indexes import embedder_for  # loads the models: only when vectors are checked
-
     partitions = job.partitions_def.get_partition_keys(dynamic_partitions_store=instance)
     chosen: dict[str, str] = {}
     for key in sorted(job.asset_layer.executable_asset_keys):
         name = key.path[-1].removesuffix("_vectors")
+        embedder = embedder_fingerprint(settings.embedder_of(name), settings.models_dir,
+                                        settings.bge_m3_path)
+        if embedder is None:  # its model is not built yet: every part is to be checked
+            chosen.update({p: "embedder not built" for p in partitions if p not in chosen})
+            continue
         documents = read_table(settings.warehouse / f"{name}_documents.parquet")[
             ["doc_id", "content_hash", PARTITION]]  # what a part's digest covers
-        embedder = embedder_for(settings.embedder_of(name), settings.models_dir,
-                                settings.bge_m3_path).fingerprint
         rows = partition_rows(documents)
         for partition in partitions:
             if partition not in chosen:

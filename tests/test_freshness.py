@@ -260,7 +260,7 @@ def test_nyaya_run_builds_the_parts_first_and_a_rerun_none(fixture_corpus, tmp_p
 
 
 def test_nyaya_run_embeds_only_the_partitions_whose_documents_changed(
-        fixture_corpus, tmp_path, monkeypatch, capsys):
+        fixture_corpus, models_dir, tmp_path, monkeypatch, capsys):
     """The index job builds the document tables, then the vector parts that need it (per
     statute source, per year), then what reads them: an edited Act re-embeds its own part,
     a damaged part is re-created, and an unchanged corpus builds nothing."""
@@ -272,7 +272,8 @@ def test_nyaya_run_embeds_only_the_partitions_whose_documents_changed(
     shutil.copytree(fixture_corpus, corpus)
     data = tmp_path / "data"
     for variable, value in (("NYAYA_CORPUS", corpus), ("NYAYA_DATA", data),
-                            ("DAGSTER_HOME", tmp_path), ("NYAYA_EMBEDDER", "minilm-static")):
+                            ("DAGSTER_HOME", tmp_path), ("NYAYA_EMBEDDER", "minilm-static"),
+                            ("NYAYA_MODELS", models_dir)):
         monkeypatch.setenv(variable, str(value))
     # the index checks only: the fixture fails the official section counts, which block
     whole = definitions.defs

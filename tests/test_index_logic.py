@@ -20,6 +20,7 @@ from nyaya.index.embedders import (
     EmbedderError,
     FlagEmbedder,
     check_bge_m3,
+    embedder_fingerprint,
     load_embedder,
     packaged_minilm_path,
 )
@@ -66,6 +67,17 @@ def test_bm25_document_weights_follow_the_formula():
 
 
 # --- embedders ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["minilm-static", "minilm-int8", "minilm"])
+def test_the_fingerprint_known_without_loading_is_the_loaded_embedders(name, models_dir):
+    """What the vectors' freshness check compares, without the seconds a model load takes."""
+    assert embedder_fingerprint(name, models_dir) == load_embedder(name, models_dir).fingerprint
+
+
+def test_a_static_model_not_distilled_yet_has_no_fingerprint(tmp_path, models_dir):
+    assert embedder_fingerprint("minilm-static", tmp_path) is None
+    assert embedder_fingerprint("minilm-static", models_dir).startswith("minilm-static-256-")
+
 
 @pytest.mark.bad_input("settings/env", "bge-m3 folder without lexical head")
 @pytest.mark.bad_input("settings/env", "bge-m3 path not a folder")

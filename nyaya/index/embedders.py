@@ -97,8 +97,7 @@ class FlagEmbedder:
         self.dim = int(self._model.model.config.hidden_size)
         self.batch_size = batch_size
         self.max_tokens = max_tokens
-        self.fingerprint = (f"{self.name}-mean-{'int8' if int8 else 'fp32'}-t{max_tokens}-"
-                            f"{weights_digest(model_path)}")
+        self.fingerprint = flag_fingerprint(model_path, int8, max_tokens)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
@@ -124,6 +123,11 @@ class FlagEmbedder:
         return normalize(pooled.numpy().astype(np.float32))
 
 
+def flag_fingerprint(model_path: Path, int8: bool, max_tokens: int = MAX_TOKENS) -> str:
+    name = "minilm-int8" if int8 else "minilm"
+    return f"{name}-mean-{'int8' if int8 else 'fp32'}-t{max_tokens}-{weights_digest(model_path)}"
+
+
 class StaticEmbedder:
     """A model2vec static model distilled from all-MiniLM-L6-v2 (thousands of texts a second).
 
@@ -134,19 +138,27 @@ class StaticEmbedder:
     def __init__(self, source_path: Path, models_dir: Path, dims: int = STATIC_DIMS) -> None:
         from model2vec import StaticModel
 
-        source_digest = weights_digest(source_path)
-        folder = models_dir / f"minilm-static-{dims}-{source_digest}"
+        folder = static_folder(source_path, models_dir, dims)
         if not (folder / "model.safetensors").is_file():
             distill_static(source_path, folder, dims)
         self._model = StaticModel.from_pretrained(str(folder))
         self.name = "minilm-static"
         self.dim = int(self._model.dim)
-        self.fingerprint = f"minilm-static-{dims}-{weights_digest(folder)}"
+        self.fingerprint = static_fingerprint(folder, dims)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         return normalize(self._model.encode(list(texts), show_progress_bar=False))
+
+
+def static_folder(source_path: Path, models_dir: Path, dims: int = STATIC_DIMS) -> Path:
+    """Where the static model distilled from these weights lives."""
+    return models_dir / f"minilm-static-{dims}-{weights_digest(source_path)}"
+
+
+def static_fingerprint(folder: Path, dims: int = STATIC_DIMS) -> str:
+    return f"minilm-static-{dims}-{weights_digest(folder)}"
 
 
 def distill_static(source_path: Path, folder: Path, dims: int) -> None:
@@ -171,7 +183,7 @@ class BgeM3Embedder:
         self.dim = 1024
         self.batch_size = batch_size
         self.max_tokens = max_tokens
-        self.fingerprint = f"bge-m3-t{max_tokens}-{weights_digest(model_path)}"
+        self.fingerprint = bge_m3_fingerprint(model_path, max_tokens)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
@@ -179,6 +191,10 @@ class BgeM3Embedder:
         out = self._model.encode(list(texts), batch_size=self.batch_size,
                                  max_length=self.max_tokens, return_dense=True)
         return normalize(out["dense_vecs"])
+
+
+def bge_m3_fingerprint(model_path: Path, max_tokens: int = 512) -> str:
+    return f"bge-m3-t{max_tokens}-{weights_digest(model_path)}"
 
 
 def check_bge_m3(model_path: Path) -> None:
@@ -196,29 +212,53 @@ class EmbedderOption:
     name: str
     summary: str
     build: Callable[[Path, Path | None], Embedder]  # (models_dir, bge_m3_path) -> embedder
+    # the fingerprint `build` would give, without loading a model; None when it cannot be
+    # known before building (the static model not distilled yet)
+    fingerprint: Callable[[Path, Path | None], str | None]
 
 
-def _bge_m3(models_dir: Path, bge_m3_path: Path | None) -> Embedder:
+def _bge_m3_path(bge_m3_path: Path | None) -> Path:
     if bge_m3_path is None:
         raise EmbedderError("bge-m3: no weights configured (set NYAYA_BGE_M3_PATH)")
-    return BgeM3Embedder(bge_m3_path)
+    return bge_m3_path
+
+
+def _static_fingerprint(models_dir: Path) -> str | None:
+    folder = static_folder(packaged_minilm_path(), models_dir)
+    return static_fingerprint(folder) if (folder / "model.safetensors").is_file() else None
 
 
 EMBEDDERS: dict[str, EmbedderOption] = {
     option.name: option for option in (
         EmbedderOption("minilm-static", "model2vec static model distilled from all-MiniLM-L6-v2",
-                       lambda models, _: StaticEmbedder(packaged_minilm_path(), models)),
+                       lambda models, _: StaticEmbedder(packaged_minilm_path(), models),
+                       lambda models, _: _static_fingerprint(models)),
         EmbedderOption("minilm-int8", "all-MiniLM-L6-v2, mean pooling, dynamic int8 Linear",
-                       lambda models, _: FlagEmbedder(packaged_minilm_path(), int8=True)),
+                       lambda models, _: FlagEmbedder(packaged_minilm_path(), int8=True),
+                       lambda models, _: flag_fingerprint(packaged_minilm_path(), int8=True)),
         EmbedderOption("minilm", "all-MiniLM-L6-v2, mean pooling, fp32 (the reference)",
-                       lambda models, _: FlagEmbedder(packaged_minilm_path())),
-        EmbedderOption("bge-m3", "BGE-M3 dense, from NYAYA_BGE_M3_PATH", _bge_m3),
+                       lambda models, _: FlagEmbedder(packaged_minilm_path()),
+                       lambda models, _: flag_fingerprint(packaged_minilm_path(), int8=False)),
+        EmbedderOption("bge-m3", "BGE-M3 dense, from NYAYA_BGE_M3_PATH",
+                       lambda _, path: BgeM3Embedder(_bge_m3_path(path)),
+                       lambda _, path: bge_m3_fingerprint(_bge_m3_path(path))),
     )
 }
 
 
-def load_embedder(name: str, models_dir: Path, bge_m3_path: Path | None = None) -> Embedder:
+def _option(name: str) -> EmbedderOption:
     option = EMBEDDERS.get(name)
     if option is None:
         raise EmbedderError(f"unknown embedder {name!r}; choose one of {sorted(EMBEDDERS)}")
-    return option.build(models_dir, bge_m3_path)
+    return option
+
+
+def load_embedder(name: str, models_dir: Path, bge_m3_path: Path | None = None) -> Embedder:
+    return _option(name).build(models_dir, bge_m3_path)
+
+
+def embedder_fingerprint(name: str, models_dir: Path,
+                         bge_m3_path: Path | None = None) -> str | None:
+    """The fingerprint `load_embedder` would give, from the weights on disk and without
+    loading a model (seconds for the transformers): what a freshness check compares."""
+    return _option(name).fingerprint(models_dir, bge_m3_path)
