@@ -181,11 +181,14 @@ def _run_stages(args: argparse.Namespace, instance, selection: list | None) -> i
     job_keys = defs.resolve_job_def(args.job).asset_layer.executable_asset_keys
     keys = sorted(job_keys) if selection is None else selection
     if args.job not in VECTOR_STAGE_JOBS:
-        return _execute(args, instance, keys, selection is None)
+        return _execute(args, instance, keys, selection is None)[1]
     graph = defs.resolve_asset_graph()
     before, after = split_at_vector_parts(graph, keys, vector_keys())
-    if before and _execute(args, instance, before) != 0:
-        return 1
+    code = 0
+    if before:  # a failed non-blocking check still lets the rest run, as in one run
+        succeeded, code = _execute(args, instance, before)
+        if not succeeded:
+            return code or 1
     built = _run_parts(args, instance, _vector_choosers(instance, VECTOR_JOBS))
     if built is None:
         return 1
@@ -195,13 +198,15 @@ def _run_stages(args: argparse.Namespace, instance, selection: list | None) -> i
     if not after:
         if not before and not built:
             print(f"{args.job}: nothing to do, every asset is fresh")
-        return 0
-    return _execute(args, instance, after, selection is None and not before)
+        return code
+    return max(code, _execute(args, instance, after, selection is None and not before)[1])
 
 
-def _execute(args: argparse.Namespace, instance, keys: list, whole: bool = False) -> int:
+def _execute(args: argparse.Namespace, instance, keys: list,
+             whole: bool = False) -> tuple[bool, int]:
     """One run of the job over `keys` (the whole job when `whole`): in process, or with
-    Dagster's multiprocess executor for --processes N."""
+    Dagster's multiprocess executor for --processes N. Returns (the run succeeded, exit
+    code: 1 also for a failed check)."""
     import dagster as dg
 
     from pipelines.definitions import defs, run_tags
@@ -209,7 +214,7 @@ def _execute(args: argparse.Namespace, instance, keys: list, whole: bool = False
 
     if not keys:
         print(f"{args.job}: nothing to do, every asset is fresh")
-        return 0
+        return True, 0
     selection = None if whole else keys
     if selection is not None:
         print(f"{args.job}: materializing {len(keys)} assets")
@@ -221,17 +226,17 @@ def _execute(args: argparse.Namespace, instance, keys: list, whole: bool = False
         if not args.persist:
             print("nyaya run: --processes needs the persistent instance (drop --no-persist)",
                   file=sys.stderr)
-            return 2
+            return False, 2
         recon = dg.build_reconstructable_job("pipelines.definitions", "job_named",
                                              reconstructable_args=(args.job,))
         run_config = {"execution": {"config": {"multiprocess": {
             "max_concurrent": args.processes}}}}
         with dg.execute_job(recon, instance, run_config=run_config, raise_on_error=False,
                             asset_selection=selection, tags=tags) as result:
-            return _run_outcome(args.job, result)
+            return result.success, _run_outcome(args.job, result)
     result = defs.resolve_job_def(args.job).execute_in_process(
         instance=instance, raise_on_error=False, asset_selection=selection, tags=tags)
-    return _run_outcome(args.job, result)
+    return result.success, _run_outcome(args.job, result)
 
 
 def _sync_and_observe(instance) -> dict:

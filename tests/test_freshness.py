@@ -277,14 +277,26 @@ def test_nyaya_run_embeds_only_the_partitions_whose_documents_changed(
         monkeypatch.setenv(variable, str(value))
     # the index checks only: the fixture fails the official section counts, which block
     whole = definitions.defs
-    monkeypatch.setattr(definitions, "defs", dg.Definitions(
-        assets=whole.assets, asset_checks=dg.load_asset_checks_from_modules([indexes]),
-        jobs=whole.jobs, resources=whole.resources))
+
+    def use_checks(*checks) -> None:
+        monkeypatch.setattr(definitions, "defs", dg.Definitions(
+            assets=whole.assets, jobs=whole.jobs, resources=whole.resources,
+            asset_checks=[*dg.load_asset_checks_from_modules([indexes]), *checks]))
+
+    @dg.asset_check(asset="legal_sections_documents")
+    def fails_without_blocking() -> dg.AssetCheckResult:
+        return dg.AssetCheckResult(passed=False)
+
+    use_checks()
     assert cli.main(["run", "--job", "ingest_job"]) == 0
-    assert cli.main(["run", "--job", "index_job"]) == 0
+    use_checks(fails_without_blocking)  # exit 1, but the vectors and the rest still run
+    assert cli.main(["run", "--job", "index_job"]) == 1
     first = capsys.readouterr().out
+    assert "failed checks: fails_without_blocking" in first
     for job in ("statute_vectors_job", "judgment_vectors_job"):
         assert re.search(rf"{job}: materializing \d+ partitions \(\d+ missing\)", first)
+    assert first.rstrip().endswith("index_job: succeeded; failed checks: none")
+    use_checks()
     assert cli.main(["run", "--job", "index_job"]) == 0
     second = capsys.readouterr().out
     assert "statute_vectors_job: every partition is fresh" in second
