@@ -62,9 +62,28 @@ def main_run(real_corpus: Path, tmp_path_factory: pytest.TempPathFactory):
     settings = NyayaSettings(corpus_root=str(real_corpus), data_dir=str(data_dir),
                              embedder=TEST_EMBEDDER, models_dir=str(Settings.from_env().models_dir))
     resources = {"settings": settings, "io_manager": ParquetIOManager(data_dir=str(data_dir))}
-    results = materialize_job("main_job", dg.DagsterInstance.ephemeral(), resources)
-    assert all(result.success for result in results[:-1]), "a parts run failed"
-    return data_dir, results[-1]
+    return data_dir, JobRuns(materialize_job("main_job", dg.DagsterInstance.ephemeral(),
+                                             resources))
+
+
+class JobRuns:
+    """The runs one job was materialized in (parts, the assets up to the document tables,
+    vector parts, the rest), read as one run."""
+
+    def __init__(self, results: list) -> None:
+        self.results = results
+
+    @property
+    def success(self) -> bool:
+        return all(result.success for result in self.results)
+
+    def get_asset_check_evaluations(self) -> list:
+        return [check for result in self.results
+                for check in result.get_asset_check_evaluations()]
+
+    def asset_materializations_for_node(self, node: str) -> list:
+        return [materialization for result in self.results
+                for materialization in result.asset_materializations_for_node(node)]
 
 
 def _bad_input_kind(mark: pytest.Mark, nodeid: str) -> tuple[str, str]:

@@ -266,7 +266,10 @@ def test_nyaya_run_embeds_only_the_partitions_whose_documents_changed(
     a damaged part is re-created, and an unchanged corpus builds nothing."""
     from assets import indexes
     from nyaya import cli
+    from nyaya.index.embedders import load_embedder
     from pipelines import definitions
+
+    load_embedder("minilm-static", models_dir)  # distilled once, as a run before this would
 
     corpus = tmp_path / "corpus"
     shutil.copytree(fixture_corpus, corpus)
