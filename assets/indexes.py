@@ -103,13 +103,13 @@ def vectors_asset(definition: coll.CollectionDef) -> dg.AssetsDefinition:
         content-hash cache where possible; intact parts are kept."""
         resolved = settings.resolved()
         partitions = context.partition_keys if partitions_def else None
-        result = build_vectors(documents, embedding_cache(resolved, name),
-                               resolved.vectors_dir, name, partitions, log=context.log.info)
+        cache = embedding_cache(resolved, name)
+        result = build_vectors(documents, cache, resolved.vectors_dir, name, partitions,
+                               log=context.log.info)
         rate = result.embedded / result.seconds if result.embedded else 0.0
         why = Counter(result.rebuilt.values())
         return dg.MaterializeResult(metadata={
-            "embedder": embedder_for(resolved.embedder_of(name), resolved.models_dir,
-                                     resolved.bge_m3_path).fingerprint,
+            "embedder": cache.embedder.fingerprint,
             "parts_built": len(result.rebuilt), "parts_kept": result.kept,
             "parts_built_why": ", ".join(f"{n} {reason}" for reason, n in sorted(why.items())),
             "vectors_written": result.vectors, "newly_embedded": result.embedded,

@@ -83,8 +83,7 @@ def sync_partitions(instance: dg.DagsterInstance, settings: Settings,
             instance.delete_dynamic_partition(name, key)
             if warehouse is not None:
                 for stored in [*warehouse.glob(f"*_parts/*/{key}.parquet*"),
-                               *settings.vectors_dir.glob(f"*/{key}.npy"),
-                               *settings.vectors_dir.glob(f"*/{key}.json")]:
+                               *settings.vectors_dir.glob(f"*/{key}.*")]:
                     stored.unlink()
         changes[keyed.job] = Sync(added, removed, fingerprints)
     return changes
@@ -173,26 +172,25 @@ def materialize_job(job_name: str, instance: dg.DagsterInstance,
                 return False
         return True
 
+    def assets(selection: list[dg.AssetKey]) -> bool:
+        if selection:
+            results.append(job.execute_in_process(
+                instance=instance, raise_on_error=False, asset_selection=selection,
+                tags={**run_tags(job_name), **(tags or {})}))
+        return not selection or results[-1].success
+
     job = defs.resolve_job_def(job_name) if resources is None else _with_resources(
         defs.resolve_job_def(job_name), resources)
     keys = sorted(job.asset_layer.executable_asset_keys)
-    stages = [keys]
-    if job_name in VECTOR_STAGE_JOBS:
-        stages = list(split_at_vector_parts(defs.resolve_asset_graph(), keys, vector_keys()))
+    staged = job_name in VECTOR_STAGE_JOBS
+    before, after = (split_at_vector_parts(defs.resolve_asset_graph(), keys, vector_keys())
+                     if staged else (keys, []))
     if job_name in ASSEMBLING_JOBS:
         sync_partitions(instance, settings)
         if not parts(tuple(keyed.job for keyed in CORPUS_PARTITIONS)):
             return results
-    for number, selection in enumerate(stages):
-        if number == 1 and not parts(VECTOR_JOBS):
-            return results
-        if not selection:
-            continue
-        results.append(job.execute_in_process(
-            instance=instance, raise_on_error=False, asset_selection=selection,
-            tags={**run_tags(job_name), **(tags or {})}))
-        if not results[-1].success:
-            break
+    if assets(before) and (not staged or parts(VECTOR_JOBS)):
+        assets(after)
     return results
 
 

@@ -68,8 +68,7 @@ class VectorsManifest:
 
 def part_paths(folder: Path, collection: str, partition: str) -> tuple[Path, Path]:
     """The matrix and the manifest of one part."""
-    base = folder / collection / partition
-    return base.with_name(f"{partition}.npy"), base.with_name(f"{partition}.json")
+    return folder / collection / f"{partition}.npy", folder / collection / f"{partition}.json"
 
 
 def read_manifest(folder: Path, collection: str, partition: str) -> VectorsManifest | None:
@@ -135,9 +134,10 @@ def load_vectors(folder: Path, collection: str, documents: pd.DataFrame,
     """The documents' vectors in table order, from their parts; refused, naming every part
     that is missing, damaged, built from other documents or by another embedder than the
     one queries will use (`embedder`, a fingerprint)."""
+    slices = partition_rows(documents)
     found = {partition: part_state(folder, collection, partition, documents.iloc[rows],
                                    embedder)
-             for partition, rows in partition_rows(documents).items()}
+             for partition, rows in slices.items()}
     bad = [state.detail for state in found.values() if state.vectors is None]
     if bad:
         more = f" (and {len(bad) - 3} more parts)" if len(bad) > 3 else ""
@@ -149,7 +149,7 @@ def load_vectors(folder: Path, collection: str, documents: pd.DataFrame,
                          f"{collection}_vectors with one embedder")
     dim = next(iter(found.values())).manifest.dim if found else 0
     vectors = np.zeros((len(documents), dim), dtype=np.float32)
-    for partition, rows in partition_rows(documents).items():
+    for partition, rows in slices.items():
         vectors[rows] = found[partition].vectors
     return vectors
 
@@ -193,10 +193,11 @@ def build_vectors(documents: pd.DataFrame, cache: EmbeddingCache, folder: Path,
                                label=collection)
     for partition in rebuilt:
         own = slices.get(partition, NO_ROWS)
+        part = vectors[np.searchsorted(rows, own)].reshape(len(own), cache.embedder.dim)
         _save_part(folder, VectorsManifest(collection, partition, fingerprint,
                                            cache.embedder.dim, len(own),
-                                           documents_digest(documents.iloc[own]), ""),
-                   vectors[np.searchsorted(rows, own)].reshape(len(own), cache.embedder.dim))
+                                           documents_digest(documents.iloc[own]),
+                                           faiss_index.vectors_hash(part)), part)
     return VectorsResult(rebuilt, len(considered) - len(rebuilt), len(rows), len(cache) - before,
                          time.perf_counter() - started)
 
@@ -209,8 +210,6 @@ def _save_part(folder: Path, manifest: VectorsManifest, vectors: np.ndarray) -> 
     tmp = matrix_path.with_name(matrix_path.stem + ".tmp.npy")
     np.save(tmp, vectors)
     tmp.replace(matrix_path)
-    manifest = VectorsManifest(**{**asdict(manifest),
-                                  "vectors_hash": faiss_index.vectors_hash(vectors)})
     meta_tmp = meta_path.with_suffix(".json.tmp")
     meta_tmp.write_text(json.dumps(asdict(manifest), indent=2, sort_keys=True) + "\n")
     meta_tmp.replace(meta_path)
