@@ -317,19 +317,21 @@ def _materialize(job_name: str, keys: list[str] | None, vectors: bool = False) -
     import dagster as dg
 
     from pipelines.definitions import defs
-    from pipelines.partitions import VECTOR_JOBS, materialize_job, materialize_parts
+    from pipelines.stages import StagedRun, materialize_every_stage
 
     instance = dg.DagsterInstance.get()
     started = time.perf_counter()
     if keys is None:  # the whole job as `nyaya run --all` takes it, parts first
-        results = materialize_job(job_name, instance)
+        results = materialize_every_stage(defs, job_name, instance).results
     else:
         results = [defs.resolve_job_def(job_name).execute_in_process(
             instance=instance, raise_on_error=False,
             asset_selection=[dg.AssetKey(key) for key in keys])]
     if vectors:
-        for name in VECTOR_JOBS:
-            results.extend(materialize_parts(defs.resolve_job_def(name), instance))
+        vector_jobs = StagedRun(defs, instance)
+        for name in ("statute_vectors_job", "judgment_vectors_job"):
+            vector_jobs.run(name)
+        results.extend(vector_jobs.results)
     work = time.perf_counter() - started
     checks = {f"{e.asset_key.to_user_string()}:{e.check_name}": bool(e.passed)
               for result in results for e in result.get_asset_check_evaluations()}

@@ -18,23 +18,27 @@ the 850 statute sources.)"""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import dagster as dg
+
+# Dagster has no public API for staleness (the UI reads it over GraphQL) nor for observing
+# source assets outside a run: these four are the only private imports of the project
 from dagster._core.asset_graph_view.asset_graph_view import AssetGraphView
 from dagster._core.definitions.data_version import CachingStaleStatusResolver, StaleStatus
 from dagster._core.definitions.observe import observe
 from dagster._core.definitions.temporal_context import TemporalContext
-from dagster._time import get_current_datetime
 
 from assets.sources import SOURCE_FINGERPRINT, judgment_corpus, statute_corpus
-from nyaya.index.build import part_state, partition_rows
+from nyaya.index.build import ALL, part_state, partition_rows
 from nyaya.index.collections import PARTITION
 from nyaya.index.embedders import embedder_fingerprint
 from nyaya.settings import Settings
 from nyaya.tables import CorruptTableError, read_table, table_provenance, verify_table
 
 SOURCES = (statute_corpus, judgment_corpus)
+VECTORS = "_vectors"  # a vectors asset's name: its collection's, then this
 
 
 def observe_corpus(instance: dg.DagsterInstance, resources: dict) -> None:
@@ -117,30 +121,47 @@ def part_reason(files: list[Path], code_version: str | None,
     return None
 
 
+def _stale_vector_parts(settings: Settings, name: str,
+                        partitions: list[str]) -> dict[str, str]:
+    """partition -> why, for the parts of a collection's vectors that are missing, damaged,
+    or were built from other documents than the current table or by another embedder than
+    the configured one."""
+    embedder = embedder_fingerprint(settings.embedder_of(name), settings.models_dir,
+                                    settings.bge_m3_path)
+    if embedder is None:  # its model is not built yet: every part is to be checked
+        return dict.fromkeys(partitions, "embedder not built")
+    documents = read_table(settings.warehouse / f"{name}_documents.parquet")[
+        ["doc_id", "content_hash", *([PARTITION] if partitions != [ALL] else [])]]
+    rows = partition_rows(documents)
+    stale = {}
+    for partition in partitions:
+        state = part_state(settings.vectors_dir, name, partition,
+                           documents.iloc[rows.get(partition, [])], embedder)
+        if state.reason is not None:
+            stale[partition] = state.reason
+    return stale
+
+
 def vector_partitions_to_run(job: dg.JobDefinition, instance: dg.DagsterInstance,
                              settings: Settings) -> dict[str, str]:
     """partition -> why, for the partitions of a vectors job to build again, in partition
-    order: a part of one of its collections is missing, damaged, or was built from other
-    documents than the current table or by another embedder than the configured one."""
+    order (see `_stale_vector_parts`)."""
     partitions = job.partitions_def.get_partition_keys(dynamic_partitions_store=instance)
     chosen: dict[str, str] = {}
     for key in sorted(job.asset_layer.executable_asset_keys):
-        name = key.path[-1].removesuffix("_vectors")
-        embedder = embedder_fingerprint(settings.embedder_of(name), settings.models_dir,
-                                        settings.bge_m3_path)
-        if embedder is None:  # its model is not built yet: every part is to be checked
-            chosen.update({p: "embedder not built" for p in partitions if p not in chosen})
-            continue
-        documents = read_table(settings.warehouse / f"{name}_documents.parquet")[
-            ["doc_id", "content_hash", PARTITION]]  # what a part's digest covers
-        rows = partition_rows(documents)
-        for partition in partitions:
-            if partition not in chosen:
-                state = part_state(settings.vectors_dir, name, partition,
-                                   documents.iloc[rows.get(partition, [])], embedder)
-                if state.reason is not None:
-                    chosen[partition] = state.reason
+        name = key.path[-1].removesuffix(VECTORS)
+        pending = [partition for partition in partitions if partition not in chosen]
+        chosen |= _stale_vector_parts(settings, name, pending)
     return {partition: chosen[partition] for partition in partitions if partition in chosen}
+
+
+def vectors_unusable(settings: Settings, key: dg.AssetKey) -> str | None:
+    """Why an unpartitioned vectors asset's one part cannot be served (its embedder is not
+    the configured one, say), or None; None for any other asset."""
+    name = key.path[-1]
+    if not name.endswith(VECTORS):
+        return None
+    return _stale_vector_parts(settings, name.removesuffix(VECTORS), [ALL]).get(ALL)
 
 
 def keys_to_run(defs: dg.Definitions, job_name: str,
@@ -150,17 +171,20 @@ def keys_to_run(defs: dg.Definitions, job_name: str,
     graph = defs.resolve_asset_graph()
     job_keys = defs.resolve_job_def(job_name).asset_layer.executable_asset_keys
     view = AssetGraphView(temporal_context=TemporalContext(
-        effective_dt=get_current_datetime(), last_event_id=None),
+        effective_dt=datetime.now(UTC), last_event_id=None),
         instance=instance, asset_graph=graph)
     resolver = CachingStaleStatusResolver(instance=instance, asset_graph=graph,
                                           loading_context=view)
+    settings = defs.resources["settings"].resolved()
     reasons: dict[str, int] = {}
     seeds: set[dg.AssetKey] = set()
     for key in job_keys:
-        status = _status(resolver, graph.get(key).partitions_def, key)
+        partitions = graph.get(key).partitions_def
+        status = _status(resolver, partitions, key)
         reason = status.value.lower()
         if status == StaleStatus.FRESH:
-            reason = _outputs_unusable(instance, key) or reason
+            reason = (_outputs_unusable(instance, key)
+                      or (None if partitions else vectors_unusable(settings, key)) or reason)
         reasons[reason] = reasons.get(reason, 0) + 1
         if reason != "fresh":
             seeds.add(key)

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import dagster as dg
-from dagster._core.storage.tags import (
-    ASSET_PARTITION_RANGE_END_TAG,
-    ASSET_PARTITION_RANGE_START_TAG,
-)
+
+from pipelines.partitions import range_tags
 
 
 def every_partition(partitions: dg.PartitionsDefinition | None) -> dict[str, str]:
@@ -16,7 +14,7 @@ def every_partition(partitions: dg.PartitionsDefinition | None) -> dict[str, str
     if partitions is None:
         return {}
     keys = partitions.get_partition_keys()
-    return {ASSET_PARTITION_RANGE_START_TAG: keys[0], ASSET_PARTITION_RANGE_END_TAG: keys[-1]}
+    return range_tags(keys[0], keys[-1])
 
 
 def nightly_evaluation(job: dg.UnresolvedAssetJobDefinition,

@@ -1,5 +1,5 @@
-"""Shared fixtures, a guard that fails a session in which no test passed, and the count of
-bad-input kinds tested (the `bad_input(area, kind)` marker), printed in the terminal summary."""
+"""Shared fixtures, the `corpus` mark on every test that needs the real corpus, a guard that fails
+a session in which no test passed, and the count of bad-input kinds tested (the `bad_input(area, kind)` marker), printed in the terminal summary."""
 
 from __future__ import annotations
 
@@ -55,15 +55,17 @@ def main_run(real_corpus: Path, tmp_path_factory: pytest.TempPathFactory):
     """The main job materialized once on the real corpus: (data dir, execution result)."""
     import dagster as dg
 
-    from pipelines.partitions import materialize_job
+    from pipelines.definitions import defs
     from pipelines.resources import NyayaSettings, ParquetIOManager
+    from pipelines.stages import materialize_every_stage, with_resources
 
     data_dir = tmp_path_factory.mktemp("data")
     settings = NyayaSettings(corpus_root=str(real_corpus), data_dir=str(data_dir),
                              embedder=TEST_EMBEDDER, models_dir=str(Settings.from_env().models_dir))
     resources = {"settings": settings, "io_manager": ParquetIOManager(data_dir=str(data_dir))}
-    return data_dir, JobRuns(materialize_job("main_job", dg.DagsterInstance.ephemeral(),
-                                             resources))
+    staged = materialize_every_stage(with_resources(defs, resources), "main_job",
+                                     dg.DagsterInstance.ephemeral())
+    return data_dir, JobRuns(staged.results)
 
 
 class JobRuns:
@@ -92,6 +94,17 @@ def _bad_input_kind(mark: pytest.Mark, nodeid: str) -> tuple[str, str]:
         raise pytest.UsageError(f"{nodeid}: bad_input takes two non-empty strings (area, kind), "
                                 f"got {mark.args!r} {mark.kwargs!r}")
     return args[0].strip(), args[1].strip()
+
+
+#: a test that asks for one of these needs the real corpus: marked `corpus` (make test-fast
+#: deselects them)
+CORPUS_FIXTURES = {"real_corpus", "main_run"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if CORPUS_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.corpus)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -1,0 +1,307 @@
+"""The one run order: what `nyaya run`, the tests, the scaling benchmark and the sensors follow.
+
+A Dagster job holds one partitions definition, but a run of the main job crosses three: the
+corpus-keyed parts (one partition per statute source, per year of judgments), the vectors built
+per partition, and the evaluation's retrieval configs. So a job runs in stages, each derived
+from the asset graph by `next_stage`:
+
+1. the corpus-partitioned assets whose inputs are all built: the parts job that holds them
+   runs over the partitions that need it, one run per contiguous range of them;
+2. else every other pending asset that is not downstream of a pending corpus-partitioned one,
+   in one run of the job (every retrieval config in it: a single-run backfill).
+
+For the main job that is: statute and judgment parts, the tables up to the documents, the vector
+parts, the rest. A corpus-partitioned asset is part of a job's plan when the job reads it and
+builds everything it reads (or it reads only the corpus); otherwise it is an input read from
+storage, like any asset outside the job.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+import dagster as dg
+
+from pipelines.freshness import (
+    keys_to_run,
+    observe_corpus,
+    partitions_to_run,
+    vector_partitions_to_run,
+)
+from pipelines.partitions import contiguous_ranges, range_tags, sync_partitions
+from pipelines.recovery import owner_tags, release_dead_runs
+from pipelines.schedules import every_partition
+
+#: partition -> why it is built again; None means every partition
+Choice = dict[str, str] | None
+
+
+@dataclass(frozen=True)
+class Stage:
+    """Assets materialized together: corpus-partitioned ones (`partitions` set) per partition,
+    the others in one run."""
+
+    keys: tuple[dg.AssetKey, ...]
+    partitions: dg.DynamicPartitionsDefinition | None = None
+
+
+def _corpus_partitions(graph: dg.AssetGraph, key: dg.AssetKey
+                       ) -> dg.DynamicPartitionsDefinition | None:
+    partitions = graph.get(key).partitions_def
+    return partitions if isinstance(partitions, dg.DynamicPartitionsDefinition) else None
+
+
+def _upstream(graph: dg.AssetGraph, keys: set[dg.AssetKey]) -> set[dg.AssetKey]:
+    """What `keys` read, directly or not (without `keys`)."""
+    return (dg.AssetSelection.assets(*keys).upstream().resolve(graph) - keys) if keys else set()
+
+
+def _downstream(graph: dg.AssetGraph, keys: set[dg.AssetKey]) -> set[dg.AssetKey]:
+    """What reads `keys`, directly or not (without `keys`)."""
+    return (dg.AssetSelection.assets(*keys).downstream().resolve(graph) - keys
+            if keys else set())
+
+
+def next_stage(graph: dg.AssetGraph, pending: set[dg.AssetKey]) -> Stage:
+    """The stage to run next among the pending keys (see the module docstring)."""
+    partitioned = {key for key in pending if _corpus_partitions(graph, key)}
+    ready = sorted(key for key in partitioned
+                   if not _upstream(graph, {key}) & pending)
+    if ready:
+        first = _corpus_partitions(graph, ready[0])
+        return Stage(tuple(key for key in ready if _corpus_partitions(graph, key) is first),
+                     first)
+    blocked = _downstream(graph, partitioned) | partitioned
+    free = sorted(key for key in pending - partitioned
+                  if not graph.get(key).execution_set_asset_keys & blocked)
+    if not free:
+        raise ValueError("no stage can run: the pending assets wait on each other: "
+                         + ", ".join(key.to_user_string() for key in sorted(pending)))
+    return Stage(tuple(free))
+
+
+def plan(graph: dg.AssetGraph, keys: Iterable[dg.AssetKey]) -> list[Stage]:
+    """Every stage for `keys`, in order, when each stage builds all it holds."""
+    pending, stages = set(keys), []
+    while pending:
+        stages.append(next_stage(graph, pending))
+        pending -= set(stages[-1].keys)
+    return stages
+
+
+def job_plan_keys(defs: dg.Definitions, job_name: str) -> set[dg.AssetKey]:
+    """The job's assets plus the corpus-partitioned assets it reads and whose inputs it builds
+    (or that read only the corpus)."""
+    graph = defs.resolve_asset_graph()
+    keys = set(defs.resolve_job_def(job_name).asset_layer.executable_asset_keys)
+    inside = set(keys)
+    for key in keys:
+        for parent in graph.get(key).parent_keys:
+            node = graph.get(parent)
+            if (_corpus_partitions(graph, parent) and node.is_materializable
+                    and all(p in keys or not graph.get(p).is_materializable
+                            for p in node.parent_keys)):
+                inside.add(parent)
+    return inside
+
+
+def parts_job(defs: dg.Definitions, stage: Stage) -> str:
+    """The job of the project that builds a corpus-partitioned stage's assets."""
+    wanted = set(stage.keys)
+    for job in defs.jobs:
+        resolved = defs.resolve_job_def(job.name)
+        if resolved.partitions_def is stage.partitions and \
+                wanted <= set(resolved.asset_layer.executable_asset_keys):
+            return job.name
+    raise ValueError(f"no job builds {sorted(k.to_user_string() for k in wanted)} per "
+                     f"{stage.partitions.name}")
+
+
+def run_outcome(job: str, result, echo: Callable[[str], None] = print) -> int:
+    """Say how the run ended; 0 only when it succeeded and every check passed."""
+    failed_checks = [evaluation.check_name for evaluation in
+                     result.get_asset_check_evaluations() if not evaluation.passed]
+    echo(f"{job}: {'succeeded' if result.success else 'FAILED'}; "
+         f"failed checks: {', '.join(failed_checks) or 'none'}")
+    return 0 if result.success and not failed_checks else 1
+
+
+@dataclass
+class StagedRun:
+    """A job run in its stages over one instance: every run's result is kept in `results`.
+
+    `select` names the job's assets to build (None: all of them); it is asked when the first
+    unpartitioned stage is reached, so that it sees the parts built before. `choose` names a
+    parts job's partitions to build, with why (None: every partition)."""
+
+    defs: dg.Definitions
+    instance: dg.DagsterInstance
+    tags: dict[str, str] = field(default_factory=dict)
+    processes: int = 1
+    echo: Callable[[str], None] = print
+    results: list = field(default_factory=list)
+
+    @property
+    def success(self) -> bool:
+        return all(result.success for result in self.results)
+
+    def run(self, job_name: str, select: Callable[[], list[dg.AssetKey] | None] | None = None,
+            choose: Callable[[str], Choice] | None = None) -> int:
+        """Run the job's stages; the exit code: 0, 1 when a run failed or a check did not
+        pass (the stages after a failed check still run, as in one run), 2 on bad usage."""
+        graph = self.defs.resolve_asset_graph()
+        job_keys = set(self.defs.resolve_job_def(job_name).asset_layer.executable_asset_keys)
+        pending = job_plan_keys(self.defs, job_name)
+        partitioned = {key for key in pending if _corpus_partitions(graph, key)}
+        rebuilt: set[dg.AssetKey] = set()  # downstream of the partitions built: to build
+        selected, code, did_work = select is None, 0, False
+        while pending:
+            stage = next_stage(graph, pending)
+            if stage.partitions is None and not selected:
+                selected = True
+                chosen = select()
+                if chosen is not None:
+                    pending = (pending & (partitioned | rebuilt)) | set(chosen)
+                    continue
+            pending -= set(stage.keys)
+            if stage.partitions is None:
+                succeeded, outcome = self._assets(job_name, stage.keys,
+                                                  whole=set(stage.keys) == job_keys)
+                did_work, code = True, max(code, outcome)
+                if not succeeded:
+                    return outcome or 1
+                continue
+            built = self._parts(parts_job(self.defs, stage), choose)
+            if built is None:
+                return 1
+            if built:
+                did_work = True
+                downstream = _downstream(graph, set(stage.keys)) & job_keys
+                rebuilt |= downstream
+                pending |= downstream
+        if not did_work:
+            self.echo(f"{job_name}: nothing to do, every asset is fresh")
+        return code
+
+    def _parts(self, job_name: str, choose: Callable[[str], Choice] | None) -> bool | None:
+        """Run a parts job over the partitions `choose` names: whether it built any, or None
+        when a run failed."""
+        job = self.defs.resolve_job_def(job_name)
+        partitions = choose(job_name) if choose else None
+        if partitions == {}:
+            self.echo(f"{job_name}: every partition is fresh")
+            return False
+        if partitions is None:
+            self.echo(f"{job_name}: materializing every partition")
+        else:
+            why = Counter(partitions.values())
+            self.echo(f"{job_name}: materializing {len(partitions)} partitions ("
+                      + ", ".join(f"{n} {reason}" for reason, n in sorted(why.items())) + ")")
+        keys = job.partitions_def.get_partition_keys(dynamic_partitions_store=self.instance)
+        for first, last in contiguous_ranges(keys, set(keys if partitions is None
+                                                       else partitions)):
+            result = job.execute_in_process(instance=self.instance, raise_on_error=False,
+                                            tags={**self.tags, **range_tags(first, last)})
+            self.results.append(result)
+            if run_outcome(job_name, result, self.echo) != 0:
+                return None
+        return True
+
+    def _assets(self, job_name: str, keys: tuple[dg.AssetKey, ...],
+                whole: bool) -> tuple[bool, int]:
+        """One run of the job over `keys` (the whole job when `whole`): in process, or with
+        Dagster's multiprocess executor when `processes` > 1. (the run succeeded, exit code)"""
+        job = self.defs.resolve_job_def(job_name)
+        if not whole:
+            self.echo(f"{job_name}: materializing {len(keys)} assets")
+        selection = None if whole else list(keys)
+        tags = {**every_partition(job.partitions_def), **self.tags}
+        if self.processes > 1:
+            # each step in its own process, up to N at once; the `embedding` and
+            # `qdrant_writes` pools (dagster.yaml) still let one such step in at a time
+            recon = dg.build_reconstructable_job("pipelines.definitions", "job_named",
+                                                 reconstructable_args=(job_name,))
+            run_config = {"execution": {"config": {"multiprocess": {
+                "max_concurrent": self.processes}}}}
+            with dg.execute_job(recon, self.instance, run_config=run_config,
+                                raise_on_error=False, asset_selection=selection,
+                                tags=tags) as result:
+                self.results.append(result)
+                return result.success, run_outcome(job_name, result, self.echo)
+        result = job.execute_in_process(instance=self.instance, raise_on_error=False,
+                                        asset_selection=selection, tags=tags)
+        self.results.append(result)
+        return result.success, run_outcome(job_name, result, self.echo)
+
+
+def stale_partitions(defs: dg.Definitions, instance: dg.DagsterInstance,
+                     changes: dict) -> Callable[[str], Choice]:
+    """A parts job -> its partitions to build: for a corpus parts job those whose source changed
+    or whose part is damaged (`changes`: the sync's fingerprints), for a vectors job those whose
+    vector parts are missing, damaged or stale."""
+    settings = defs.resources["settings"].resolved()
+
+    def choose(job_name: str) -> Choice:
+        job = defs.resolve_job_def(job_name)
+        if job_name in changes:
+            return partitions_to_run(job, instance, changes[job_name].fingerprints,
+                                     settings.warehouse)
+        return vector_partitions_to_run(job, instance, settings)
+
+    return choose
+
+
+def sync_and_observe(defs: dg.Definitions, instance: dg.DagsterInstance,
+                     echo: Callable[[str], None] = print) -> dict:
+    """Bring the corpus-keyed partitions in step with the corpus (saying what changed), then
+    record the corpus fingerprints. Returns parts job -> its `Sync`."""
+    settings = defs.resources["settings"].resolved()
+    changes = sync_partitions(instance, settings, settings.warehouse)
+    for job_name, sync in changes.items():
+        if sync.added or sync.removed:
+            echo(f"{job_name}: {len(sync.added)} partitions added, {len(sync.removed)} "
+                 "removed" + (f" ({', '.join(sync.removed)})" if sync.removed else ""))
+    observe_corpus(instance, {"settings": defs.resources["settings"]})
+    return changes
+
+
+def run_job(defs: dg.Definitions, job_name: str, instance: dg.DagsterInstance, *,
+            fresh_only: bool = True, processes: int = 1,
+            echo: Callable[[str], None] = print) -> int:
+    """What `nyaya run` does: release the pool slots of killed runs, sync the partitions with
+    the corpus, then the job's stages; with `fresh_only`, only the partitions and assets
+    whose code or inputs changed or whose outputs are missing or damaged."""
+    for run_id in release_dead_runs(instance):
+        echo(f"{job_name}: run {run_id} was killed mid-way: marked failed, its pool slots freed")
+    changes = sync_and_observe(defs, instance, echo)
+    select = choose = None
+    if fresh_only:
+        choose = stale_partitions(defs, instance, changes)
+
+        def select() -> list[dg.AssetKey]:
+            keys, reasons = keys_to_run(defs, job_name, instance)
+            echo(f"{job_name}: assets by state: "
+                 + ", ".join(f"{count} {reason}" for reason, count in sorted(reasons.items())))
+            return keys
+
+    runner = StagedRun(defs, instance, tags=owner_tags(), processes=processes, echo=echo)
+    return runner.run(job_name, select, choose)
+
+
+def materialize_every_stage(defs: dg.Definitions, job_name: str,
+                            instance: dg.DagsterInstance) -> StagedRun:
+    """Every asset and partition of the job, as `nyaya run --all` builds them (the tests'
+    real-corpus run and the scaling benchmark)."""
+    sync_partitions(instance, defs.resources["settings"].resolved())
+    runner = StagedRun(defs, instance)
+    runner.run(job_name)
+    return runner
+
+
+def with_resources(defs: dg.Definitions, resources: dict) -> dg.Definitions:
+    """The same definitions over other resources (a test's data folder and corpus)."""
+    return dg.Definitions(assets=defs.assets, asset_checks=defs.asset_checks, jobs=defs.jobs,
+                          schedules=defs.schedules, sensors=defs.sensors, resources=resources)
+
