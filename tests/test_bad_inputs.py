@@ -37,6 +37,7 @@ from nyaya.statutes.model import CorpusFormatError
 from nyaya.statutes.structured import read_code_json, read_constitution, read_ipc
 from nyaya.statutes.transitions import read_mapping
 from nyaya.tables import CorruptTableError, read_table, write_table
+from pipelines.cli import main
 
 
 def bad(area: str, kind: str, *values):
@@ -509,7 +510,7 @@ def test_unknown_embedder_from_the_environment_fails_early_naming_the_variable(
 @pytest.mark.bad_input("CLI", "command run with an unknown embedder in the environment")
 def test_cli_names_a_bad_environment_variable(monkeypatch, capsys):
     monkeypatch.setenv("NYAYA_EMBEDDER", "minilm-huge")
-    assert cli.main(["verify", "answer.txt"]) == 2
+    assert main(["verify", "answer.txt"]) == 2
     captured = capsys.readouterr()
     assert captured.err.startswith("nyaya verify: NYAYA_EMBEDDER='minilm-huge' is not an "
                                    "embedder; choose one of")
@@ -602,7 +603,7 @@ def test_cli_bad_input_exits_2_with_a_named_problem(no_tables, capsys, args, mes
     pd.DataFrame({"config": ["a"]}).to_parquet(no_tables / "columns.parquet")
     run = _statutes_run(no_tables) if "RUN" in args else ""
     argv = [run if arg == "RUN" else arg.format(root=root) for arg in args]
-    assert cli.main(argv) == 2
+    assert main(argv) == 2
     captured = capsys.readouterr()
     assert captured.err.startswith("nyaya ") and message.format(root=root) in captured.err
     assert captured.out == ""
@@ -621,7 +622,7 @@ def test_cli_bad_input_exits_2_with_a_named_problem(no_tables, capsys, args, mes
 ])
 def test_cli_bad_arguments_exit_2_with_usage(capsys, args, message):
     with pytest.raises(SystemExit) as exited:
-        cli.main(args)
+        main(args)
     assert exited.value.code == 2
     assert message in capsys.readouterr().err
 
@@ -635,7 +636,7 @@ def test_cli_bad_arguments_exit_2_with_usage(capsys, args, message):
 ])
 def test_verify_cli_names_an_unreadable_input(tables, capsys, make, message):
     file = make(tables)
-    assert cli.main(["verify", str(file)]) == 2
+    assert main(["verify", str(file)]) == 2
     captured = capsys.readouterr()
     assert captured.err.startswith("nyaya verify: ")
     assert message.format(file=file) in captured.err and captured.out == ""
@@ -653,6 +654,6 @@ def test_lookup_cli_names_a_damaged_table(tables, capsys, damage, problem):
         path.write_bytes(b"garbage")
     else:
         write_table(pd.DataFrame({"act_code": ["BNS_2023"]}), path)
-    assert cli.main(["lookup", "BNS", "103"]) == 2
+    assert main(["lookup", "BNS", "103"]) == 2
     captured = capsys.readouterr()
     assert captured.err.startswith(f"nyaya lookup: {path}") and problem in captured.err

@@ -14,7 +14,7 @@ from evals.metrics import REPEALED_CODES, evaluate_groups, evaluate_run, judged_
 from evals.querysets import QuerySet, QuerySetError, load_queryset
 from evals.report import speed_table, write_report
 from evals.runs import TrecRunError, rank_frame, read_trec, strictly_decreasing, write_trec
-from nyaya.cli import main
+from pipelines.cli import main
 
 
 def run_of(hits: dict[str, list[tuple[str, float]]]) -> pd.DataFrame:

@@ -14,9 +14,11 @@ import pytest
 from assets import sources, statutes
 from nyaya.provenance import source_fingerprint
 from nyaya.statutes.ingest import source_fingerprints
+from pipelines.cli import main
 from pipelines.freshness import keys_to_run, observe_corpus, partitions_to_run
-from pipelines.partitions import materialize_parts, sync_partitions
+from pipelines.partitions import sync_partitions
 from pipelines.resources import NyayaSettings, ParquetIOManager
+from pipelines.stages import StagedRun, with_resources
 
 
 @pytest.fixture
@@ -45,8 +47,8 @@ def parse_parts(defs, instance, resources) -> list[str]:
     partitions = list(partitions_to_run(defs.resolve_job_def("parts"), instance,
                                         sync["statute_parts_job"].fingerprints,
                                         settings.data_dir / "warehouse"))
-    for result in materialize_parts(defs.resolve_job_def("parts"), instance, partitions):
-        assert result.success
+    runner = StagedRun(defs, instance)
+    assert runner.run("parts", choose=lambda _: dict.fromkeys(partitions, "changed")) == 0
     return partitions
 
 
@@ -198,9 +200,8 @@ def test_the_corpus_sensor_builds_only_changed_partitions_then_ingests(pipeline,
     assert requested(first) == {"statute_parts_job": (sources[0], sources[-1]),
                                 "judgment_parts_job": (years[0], years[-1])}
     parse_parts(defs, instance, resources)  # the statute run; then the judgment run's work:
-    for result in materialize_parts(project_defs.get_job_def("judgment_parts_job"), instance,
-                                    resources=resources):
-        assert result.success
+    assert StagedRun(with_resources(project_defs, resources), instance).run(
+        "judgment_parts_job") == 0
     assert tick(first.cursor).run_requests == []  # skipped: nothing changed
     bns = corpus / "statutes" / "indiacode" / "the-bharatiya-nyaya-sanhita-2023" / "part-001.md"
     bns.write_text(bns.read_text(encoding="utf-8") + "\n", encoding="utf-8")
@@ -227,8 +228,8 @@ def test_only_the_year_of_a_changed_judgment_is_built_again(pipeline):
 
     years = judgment_years(corpus)
     assert to_build() == list(years)  # nothing built yet: every year, and 'undated'
-    for result in materialize_parts(job, instance, resources=resources):
-        assert result.success
+    assert StagedRun(with_resources(project_defs, resources), instance).run(
+        "judgment_parts_job") == 0
     assert to_build() == []
     year, files = next((key, files) for key, files in years.items() if key != "undated")
     changed = corpus / files[0]
@@ -241,21 +242,19 @@ def test_only_the_year_of_a_changed_judgment_is_built_again(pipeline):
 
 def test_nyaya_run_builds_the_parts_first_and_a_rerun_none(fixture_corpus, tmp_path, monkeypatch,
                                                           capsys):
-    from nyaya import cli
-
     monkeypatch.setenv("NYAYA_CORPUS", str(fixture_corpus))
     monkeypatch.setenv("NYAYA_DATA", str(tmp_path / "data"))
     monkeypatch.setenv("DAGSTER_HOME", str(tmp_path))
-    cli.main(["run", "--job", "ingest_job"])  # exit 1: the fixture fails the official counts
+    main(["run", "--job", "ingest_job"])  # exit 1: the fixture fails the official counts
     first = capsys.readouterr().out
     for job in ("statute_parts_job", "judgment_parts_job"):
         assert f"{job}: succeeded" in first
         assert re.search(rf"{job}: materializing \d+ partitions \(\d+ missing\)", first)
-    cli.main(["run", "--job", "ingest_job"])
+    main(["run", "--job", "ingest_job"])
     second = capsys.readouterr().out
     assert "statute_parts_job: every partition is fresh" in second
     assert "judgment_parts_job: every partition is fresh" in second
-    cli.main(["run", "--job", "judgment_parts_job"])  # a parts job on its own
+    main(["run", "--job", "judgment_parts_job"])  # a parts job on its own
     assert "judgment_parts_job: every partition is fresh" in capsys.readouterr().out
 
 
@@ -265,7 +264,6 @@ def test_nyaya_run_embeds_only_the_partitions_whose_documents_changed(
     statute source, per year), then what reads them: an edited Act re-embeds its own part,
     a damaged part is re-created, and an unchanged corpus builds nothing."""
     from assets import indexes
-    from nyaya import cli
     from nyaya.index.embedders import load_embedder
     from pipelines import definitions
 
@@ -291,16 +289,16 @@ def test_nyaya_run_embeds_only_the_partitions_whose_documents_changed(
         return dg.AssetCheckResult(passed=False)
 
     use_checks()
-    assert cli.main(["run", "--job", "ingest_job"]) == 0
+    assert main(["run", "--job", "ingest_job"]) == 0
     use_checks(fails_without_blocking)  # exit 1, but the vectors and the rest still run
-    assert cli.main(["run", "--job", "index_job"]) == 1
+    assert main(["run", "--job", "index_job"]) == 1
     first = capsys.readouterr().out
     assert "failed checks: fails_without_blocking" in first
     for job in ("statute_vectors_job", "judgment_vectors_job"):
         assert re.search(rf"{job}: materializing \d+ partitions \(\d+ missing\)", first)
     assert first.rstrip().endswith("index_job: succeeded; failed checks: none")
     use_checks()
-    assert cli.main(["run", "--job", "index_job"]) == 0
+    assert main(["run", "--job", "index_job"]) == 0
     second = capsys.readouterr().out
     assert "statute_vectors_job: every partition is fresh" in second
     assert "judgment_vectors_job: every partition is fresh" in second
@@ -310,8 +308,8 @@ def test_nyaya_run_embeds_only_the_partitions_whose_documents_changed(
     bns.write_text(bns.read_text(encoding="utf-8").replace(
         "commits the offence of culpable homicide", "commits culpable homicide"),
         encoding="utf-8")
-    assert cli.main(["run", "--job", "ingest_job"]) == 0
-    assert cli.main(["run", "--job", "index_job"]) == 0
+    assert main(["run", "--job", "ingest_job"]) == 0
+    assert main(["run", "--job", "index_job"]) == 0
     edited = capsys.readouterr().out
     assert "statute_vectors_job: materializing 1 partitions (1 documents changed)" in edited
     assert "judgment_vectors_job: every partition is fresh" in edited
@@ -319,7 +317,33 @@ def test_nyaya_run_embeds_only_the_partitions_whose_documents_changed(
 
     part = sorted((data / "vectors" / "sc_judgments").glob("*.npy"))[0]
     part.write_bytes(part.read_bytes()[:-64])
-    assert cli.main(["run", "--job", "index_job"]) == 0
+    assert main(["run", "--job", "index_job"]) == 0
     repaired = capsys.readouterr().out
     assert "judgment_vectors_job: materializing 1 partitions (1 output corrupted)" in repaired
     assert "statute_vectors_job: every partition is fresh" in repaired
+
+
+def test_unpartitioned_vectors_built_by_another_embedder_are_stale(tmp_path, models_dir):
+    """The embedder is not in the vectors' code version: the part's manifest names it, and a
+    run whose configured embedder differs builds the part again."""
+    from dataclasses import replace
+
+    from nyaya.index.build import build_vectors
+    from nyaya.index.cache import EmbeddingCache
+    from nyaya.index.embedders import load_embedder
+    from nyaya.settings import Settings
+    from nyaya.tables import write_table
+    from pipelines.freshness import vectors_unusable
+
+    settings = replace(Settings.from_env(), data_dir=tmp_path, embedder="minilm-static",
+                       models_root=models_dir)
+    documents = pd.DataFrame({"doc_id": ["T:1", "T:2"],
+                              "text": ["IPC 302 is now BNS 103", "CrPC 438 is now BNSS 482"],
+                              "content_hash": ["h1", "h2"]})
+    write_table(documents, settings.warehouse / "law_transition_context_documents.parquet")
+    cache = EmbeddingCache(settings.embeddings_dir, load_embedder("minilm-static", models_dir))
+    build_vectors(documents, cache, settings.vectors_dir, "law_transition_context")
+    key = dg.AssetKey("law_transition_context_vectors")
+    assert vectors_unusable(settings, key) is None
+    assert vectors_unusable(replace(settings, embedder="minilm-int8"), key) == "embedder changed"
+    assert vectors_unusable(settings, dg.AssetKey("sections")) is None  # not a vectors asset

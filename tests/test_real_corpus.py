@@ -207,7 +207,7 @@ def test_rrf_offline_and_inside_qdrant_agree_on_real_queries(main_run):
 def test_lookup_cli(main_run, citation, code, status, expected):
     data_dir, _ = main_run
     env = {**os.environ, "NYAYA_DATA": str(data_dir)}
-    done = subprocess.run([sys.executable, "-m", "nyaya.cli", "lookup", *citation, "--json"],
+    done = subprocess.run([sys.executable, "-m", "pipelines.cli", "lookup", *citation, "--json"],
                           capture_output=True, text=True, env=env, check=False)
     assert done.returncode == code, done.stderr
     payload = json.loads(done.stdout)
@@ -217,12 +217,12 @@ def test_lookup_cli(main_run, citation, code, status, expected):
 
 def test_lookup_cli_names_successor_of_ipc_302(main_run):
     env = {**os.environ, "NYAYA_DATA": str(main_run[0])}
-    done = subprocess.run([sys.executable, "-m", "nyaya.cli", "lookup", "IPC 302", "--json"],
+    done = subprocess.run([sys.executable, "-m", "pipelines.cli", "lookup", "IPC 302", "--json"],
                           capture_output=True, text=True, env=env, check=True)
     successors = json.loads(done.stdout)["successors"]
     assert [(s["act_code"], s["section_number"], s["relation"]) for s in successors] == [
         ("BNS_2023", "103", "same")]
-    text = subprocess.run([sys.executable, "-m", "nyaya.cli", "lookup", "IPC", "302"],
+    text = subprocess.run([sys.executable, "-m", "pipelines.cli", "lookup", "IPC", "302"],
                           capture_output=True, text=True, env=env, check=True).stdout
     assert "Successor: BNS_2023 s.103 (same)" in text
 

@@ -324,7 +324,7 @@ def test_bad_configuration_is_named(monkeypatch: pytest.MonkeyPatch, make: Calla
 
 def test_verify_segments_cli_lets_the_llm_judge(stub: Stub, tmp_path, monkeypatch, capsys
                                                 ) -> None:
-    from nyaya import cli
+    from pipelines.cli import main
 
     evidence = tmp_path / "evidence.json"
     evidence.write_text(json.dumps([{"id": "E1", "claim": "BNS s.103: death or life"}]))
@@ -334,14 +334,14 @@ def test_verify_segments_cli_lets_the_llm_judge(stub: Stub, tmp_path, monkeypatc
     monkeypatch.setenv("NYAYA_LLM_URL", stub.url)
     monkeypatch.setenv("NYAYA_LLM_MODEL", MODEL)
     stub.script(chat({"verified": False, "reason": "the judge disagrees"}))
-    assert cli.main(["verify-segments", str(answer), "--evidence", str(evidence), "--llm",
+    assert main(["verify-segments", str(answer), "--evidence", str(evidence), "--llm",
                      "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["segments"][0]["verified"] == "No"
     assert "the judge disagrees" in report["segments"][0]["verification_reason"]
     assert len(stub.requests) == 1
     monkeypatch.delenv("NYAYA_LLM_URL")
-    assert cli.main(["verify-segments", str(answer), "--evidence", str(evidence),
+    assert main(["verify-segments", str(answer), "--evidence", str(evidence),
                      "--llm"]) == 2
     assert "--llm needs NYAYA_LLM_URL and NYAYA_LLM_MODEL" in capsys.readouterr().err
 

@@ -12,7 +12,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from nyaya import cli
 from nyaya.verify.segments import (
     DEFAULT_THRESHOLD,
     EMBED_WEIGHT,
@@ -31,6 +30,7 @@ from nyaya.verify.segments import (
     support_score,
     verify_segments,
 )
+from pipelines.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures" / "segments"
 BNS_103 = ("Whoever commits murder shall be punished with death or imprisonment for life, and "
@@ -439,7 +439,7 @@ def test_render_segments():
 
 
 def _cli(args: list[str]) -> int:
-    return cli.main(["verify-segments", *args])
+    return main(["verify-segments", *args])
 
 
 def test_cli_all_verified(capsys):

@@ -29,6 +29,7 @@ from nyaya.verify.model import (
     CitationVerdict,
 )
 from nyaya.verify.statutes import StatuteChecker, citation_context, verify_statutes
+from pipelines.cli import main
 
 
 def _act(code, title, year, *, aliases, status="in_force", era="naveen_sanhitas",
@@ -281,7 +282,7 @@ def warehouse(tmp_path, monkeypatch):
 def test_cli_exit_codes(warehouse, capsys, text, args, code):
     path = warehouse / "answer.txt"
     path.write_text(text, encoding="utf-8")
-    assert cli.main(["verify", str(path), "--json", "--query", "murder", *args]) == code
+    assert main(["verify", str(path), "--json", "--query", "murder", *args]) == code
     data = json.loads(capsys.readouterr().out)
     assert data["query"] == "murder"
     assert data["notes"] == ["cases skipped"]
@@ -290,7 +291,7 @@ def test_cli_exit_codes(warehouse, capsys, text, args, code):
 
 def test_cli_reads_stdin_and_prints_blocks(warehouse, capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", __import__("io").StringIO("Section 999 BNS."))
-    assert cli.main(["verify", "-"]) == 1
+    assert main(["verify", "-"]) == 1
     out = capsys.readouterr().out
     assert "ACTION REQUIRED: Remove this citation" in out and "Note: cases skipped" in out
 
@@ -298,7 +299,7 @@ def test_cli_reads_stdin_and_prints_blocks(warehouse, capsys, monkeypatch):
 def test_cli_without_tables(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("NYAYA_DATA", str(tmp_path))
     (tmp_path / "a.txt").write_text("Section 103 BNS", encoding="utf-8")
-    assert cli.main(["verify", str(tmp_path / "a.txt")]) == 2
+    assert main(["verify", str(tmp_path / "a.txt")]) == 2
     assert "build the tables first" in capsys.readouterr().err
 
 
