@@ -68,8 +68,8 @@ whose verdict is one of the class's right statuses, the share for which that sta
 (nonexistent_section and past_end share NOT_FOUND, so they share a precision); flagged = a
 statute verdict other than VERIFIED, a case verdict NOT_FOUND or NAME_MISMATCH. A target
 citation the extractor does not find at all (MISSED) counts as flagged for a real item and
-as not caught for a wrong one. The issue's targets stand beside each class, then the served
-system's protocol: real citations (real_statute, real_case) not flagged >= 90%, wrong ones
+as not caught for a wrong one. The targets stand beside each class, then the served system's
+protocol: real citations (real_statute, real_case) not flagged >= 90%, wrong ones
 (nonexistent_section, past_end, false_friend, fabricated_case, name_mismatch) flagged >= 80%.
 """
 

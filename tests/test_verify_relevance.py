@@ -9,6 +9,14 @@ import pandas as pd
 import pytest
 
 from evals.querysets import QuerySet, load_queryset
+from evals.relevance import (
+    calibrate,
+    calibration_pairs,
+    class_figures,
+    fit_thresholds,
+    labeled_judge,
+    removal_precision,
+)
 from evals.tuning import split_of
 from nyaya import cli
 from nyaya.judgments.domains import load_lexicon
@@ -32,14 +40,10 @@ from nyaya.verify.relevance import (
     T_HIGH,
     T_LOW,
     RelevanceJudge,
-    calibrate,
-    calibration_pairs,
-    class_figures,
     domains_related,
-    fit_thresholds,
-    removal_precision,
 )
 from nyaya.verify.statutes import StatuteChecker
+from pipelines.cli import main
 
 
 def _act(code: str, title: str, year: int, domain: str, aliases: list[str]) -> dict:
@@ -386,7 +390,7 @@ def test_cli_judges_relevance_with_a_query(warehouse, capsys, text, query, code,
     path = warehouse / "answer.txt"
     path.write_text(text, encoding="utf-8")
     args = ["verify", str(path), "--json", *(["--query", query] if query else [])]
-    assert cli.main(args) == code
+    assert main(args) == code
     (citation,) = json.loads(capsys.readouterr().out)["citations"]
     assert (citation["relevance"] or {}).get("verdict") == relevance
 
@@ -395,7 +399,7 @@ def test_cli_judges_relevance_with_a_query(warehouse, capsys, text, query, code,
 def test_cli_query_without_tables(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("NYAYA_DATA", str(tmp_path))
     (tmp_path / "a.txt").write_text("Section 112 BSA", encoding="utf-8")
-    assert cli.main(["verify", str(tmp_path / "a.txt"), "--query", DEPOSIT]) == 2
+    assert main(["verify", str(tmp_path / "a.txt"), "--query", DEPOSIT]) == 2
     assert "build the tables first" in capsys.readouterr().err
 
 
@@ -407,7 +411,7 @@ def real_judge(main_run) -> RelevanceJudge:
     from pipelines.resources import NyayaSettings
 
     data_dir, _ = main_run
-    return RelevanceJudge.from_settings(NyayaSettings(data_dir=str(data_dir)).resolved())
+    return labeled_judge(NyayaSettings(data_dir=str(data_dir)).resolved())
 
 
 @pytest.mark.parametrize("query", [

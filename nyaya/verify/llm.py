@@ -117,6 +117,16 @@ class LlmEndpoint:
         """An LlmError naming this endpoint and model."""
         return LlmError(f"LLM endpoint {self.chat_url} (model {self.model}): {what}")
 
+    def panel(self, cite: CaseCitation, now_year: int, neutral: dict[int, NeutralRange] | None,
+              finding: Finding) -> list[Evaluation]:
+        """The five validators asked of this endpoint, on the rules' inputs (synthesis last):
+        what `nyaya.verify.panel.run_panel` runs given an endpoint."""
+        evaluations = [authority(self, cite, now_year, neutral), ecology(self, cite),
+                       temporal(self, cite, now_year, finding.decision_year),
+                       knowledge(self, cite, finding)]
+        evaluations.append(synthesis(self, cite, evaluations))
+        return evaluations
+
 
 # --- the five validators ------------------------------------------------------------------
 

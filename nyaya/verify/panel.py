@@ -465,14 +465,6 @@ def run_panel(cite: CaseCitation, finding: Finding,
         ]
         evaluations.append(synthesis(cite, evaluations))
     else:
-        from nyaya.verify import llm as ask  # imported here: nyaya.verify.llm imports this module
-
-        evaluations = [
-            ask.authority(llm, cite, year, neutral),
-            ask.ecology(llm, cite),
-            ask.temporal(llm, cite, year, finding.decision_year),
-            ask.knowledge(llm, cite, finding),
-        ]
-        evaluations.append(ask.synthesis(llm, cite, evaluations))
+        evaluations = llm.panel(cite, year, neutral, finding)
     stamp = timestamp if timestamp is not None else now.strftime("%Y-%m-%dT%H:%M:%SZ")
     return PanelResult(evaluations, consensus(evaluations), stamp)

@@ -28,40 +28,28 @@ RELEVANT, TANGENTIAL or NOT_APPLICABLE, from one of two sources:
   No cross-encoder is available offline; the dense embedders were tried as a fourth term and
   separated relevant from retrieved-but-unjudged sections no better than chance (AUC 0.53).
 
-Calibration (`calibrate`): the judged pairs of the training half of nyaya-statutes
+Calibration (`evals/relevance.py`): the judged pairs of the training half of nyaya-statutes
 (evals.tuning.split_of), and as negatives what a plain retrieval or a near miss would cite, when
 unjudged: each query's top NEGATIVE_DEPTH BM25 sections and the sections next to its judged ones.
 T_LOW is the highest cut whose removals are at least MIN_REMOVAL_PRECISION unjudged on those
 pairs (the gate removes a NOT_APPLICABLE citation, and removing a relevant one misstates the
-law); T_HIGH is the cut at or above it with the best macro F1 of the three classes. What it
-found: a retrieved section that is not relevant is, by construction, a good lexical match, so the
-lexical term cannot rule one out (removing what matched below 0.3 of the best section was right on
-the held-out half no more often than chance: situational questions share few words with the
-sections that answer them); a domain contradiction can, but only between unrelated areas: with
-a plain -1 for every other domain (no RELATED_DOMAINS), 20 of the 305 training pairs it removed
-were judged relevant (a dowry death question answered by BNS 80, an OTP fraud by BNS 318, a
-juvenile accused by JJA 15, a tenancy notice by TPA 106) and nothing could be removed at 98%; a
-partial penalty for related domains did not help either (the related sections that answer a
-question often share few of its words, so the lexical term cannot lift them over it). So on the
-real tables a section is NOT_APPLICABLE when its domain is unrelated to every domain of the
-query, RELEVANT only when the query names it, and otherwise TANGENTIAL: kept, with a note that a
-person should check it applies. What the score cannot do: tell two sections of one related Act
-apart. For the deposit question it removes BSA 112 and ACA 38 but keeps TPA 114 as TANGENTIAL,
-because TPA 114 is a lease section like TPA 108, which nyaya-statutes judges relevant to that
-question (and matches its words less); only the labeled query's qrels remove TPA 114.
+law); T_HIGH is the cut at or above it with the best macro F1 of the three classes. On the
+real tables that removes only sections whose domain is unrelated to every domain of the query;
+the score cannot tell two sections of one related Act apart. The figures on both halves, and
+what was tried: docs/verification.md.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from functools import cached_property, lru_cache
-from itertools import pairwise
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import bm25s
 import numpy as np
+import pandas as pd
 
 from nyaya.judgments.domains import CitedProvision, DomainTagger
 from nyaya.retrieval.query_analysis import QueryAnalyzer
@@ -72,10 +60,16 @@ from nyaya.statutes.registry import alias_index_from_rows
 from nyaya.tables import read_table, records
 from nyaya.verify.model import NOT_APPLICABLE, RELEVANT, TANGENTIAL
 
-if TYPE_CHECKING:  # the labeled sets live with the evaluation code, loaded only when asked for
-    from evals.querysets import QuerySet
 
-LABELED_SETS = ("nyaya-statutes",)
+class LabeledSet(Protocol):
+    """A labeled query set (`evals.querysets.QuerySet`, which the evaluation code passes in):
+    its queries (columns qid, query) and graded qrels (qid -> doc id -> grade)."""
+
+    name: str
+    queries: pd.DataFrame
+    qrels: dict[str, dict[str, int]]
+
+
 SOURCE_QRELS = "qrels"
 SOURCE_SCORE = "score"
 
@@ -121,16 +115,8 @@ RELATED_DOMAINS: dict[str, tuple[str, ...]] = {
     "administrative": ("labour_service", "environment", "tax"),
 }
 _RELATED = frozenset(frozenset((a, b)) for a, others in RELATED_DOMAINS.items() for b in others)
-# Calibrated on the real tables (37,464 sections; nyaya-statutes: 76 training queries, 1,071
-# pairs; 82 held-out queries, 1,148 pairs) by `NYAYA_DATA=data .venv/bin/python -m
-# nyaya.verify.relevance`: T_LOW falls between the contradictions (lexical - 2 <= -1) and the
-# rest (>= 0), so exactly the unrelated-domain sections the query does not name are removed (the
-# fit on the earlier plain -1 mismatch gave -2.0: nothing removed). Precision / recall,
-# training half: RELEVANT 1.000 / 0.395, TANGENTIAL 0.054 / 1.000, NOT_APPLICABLE 1.000 / 0.092;
-# held-out half: RELEVANT 0.958 / 0.237, TANGENTIAL 0.047 / 0.980, NOT_APPLICABLE 1.000 / 0.085.
-# Removed: no judged section on either half; 11.9% (training) and 10.9% (held-out) of the
-# retrieved unjudged ones, no neighbour. The price: about 90% of the unjudged sections a plain
-# retrieval surfaces are kept as TANGENTIAL (false positives a person must check).
+# Calibrated on the real tables by `NYAYA_DATA=data .venv/bin/python -m evals.relevance`;
+# the figures of that calibration are in docs/verification.md
 T_LOW = -0.5
 T_HIGH = 3.3613
 
@@ -195,7 +181,7 @@ class RelevanceJudge:
     """Judges (query, section) pairs from labeled sets' qrels, else from the calibrated score."""
 
     def __init__(self, sections: list[dict], registry: list[dict], transitions: list[dict],
-                 labeled: Iterable[QuerySet] = (), *, t_low: float = T_LOW,
+                 labeled: Iterable[LabeledSet] = (), *, t_low: float = T_LOW,
                  t_high: float = T_HIGH) -> None:
         if t_low > t_high:
             raise ValueError(f"t_low {t_low} is above t_high {t_high}")
@@ -211,7 +197,7 @@ class RelevanceJudge:
         for queryset in labeled:
             for qid, query in zip(queryset.queries["qid"], queryset.queries["query"],
                                   strict=True):
-                grades = {_doc_key(doc): grade for doc, grade in
+                grades = {doc_key(doc): grade for doc, grade in
                           queryset.qrels.get(qid, {}).items()}
                 self.labeled.setdefault(normalize_query(query),
                                         _Labeled(queryset.name, qid, grades))
@@ -219,17 +205,15 @@ class RelevanceJudge:
         self._view = lru_cache(maxsize=256)(self._query_view)
 
     @classmethod
-    def from_settings(cls, settings: Settings,
-                      querysets: Sequence[str] = LABELED_SETS) -> RelevanceJudge:
-        """Build from the warehouse tables; FileNotFoundError when they are not built."""
-        from evals.querysets import load_queryset
-
+    def from_settings(cls, settings: Settings, labeled: Iterable[LabeledSet] = ()
+                      ) -> RelevanceJudge:
+        """Build from the warehouse tables, judging the queries of the `labeled` sets by their
+        qrels; FileNotFoundError when the tables are not built."""
         sections = read_table(settings.table_path("sections"))
         registry = records(read_table(settings.table_path("act_registry")))
         transitions = records(read_table(settings.table_path("law_transition_map")))
         columns = ["act_code", "section_number", "title", "text"]
-        return cls(records(sections[columns]), registry, transitions,
-                   [load_queryset(name) for name in querysets])
+        return cls(records(sections[columns]), registry, transitions, labeled)
 
     @cached_property
     def _bm25(self) -> tuple[bm25s.BM25, frozenset[str]]:
@@ -339,148 +323,6 @@ class RelevanceJudge:
                 if 0 <= i < len(self.keys) and self.keys[i][0] == act_code]
 
 
-def _doc_key(doc_id: str) -> tuple[str, str]:
+def doc_key(doc_id: str) -> tuple[str, str]:
     act, _, section = doc_id.partition(":")
     return act, normalize_section_number(section)
-
-
-# --- calibration ----------------------------------------------------------------------------
-
-CLASSES = (RELEVANT, TANGENTIAL, NOT_APPLICABLE)
-
-
-def gold_class(grade: int) -> str:
-    return RELEVANT if grade >= 2 else TANGENTIAL if grade == 1 else NOT_APPLICABLE
-
-
-def classify(score: float, t_low: float, t_high: float) -> str:
-    return RELEVANT if score >= t_high else TANGENTIAL if score >= t_low else NOT_APPLICABLE
-
-
-@dataclass(frozen=True)
-class LabeledPair:
-    qid: str
-    act_code: str
-    section_number: str
-    grade: int  # 0 for an unjudged negative
-    origin: str  # judged | retrieved (top BM25 hit) | neighbour (next to a judged section)
-    score: float
-
-
-def calibration_pairs(judge: RelevanceJudge, queryset: QuerySet,
-                      depth: int = NEGATIVE_DEPTH) -> list[LabeledPair]:
-    """Every judged pair of the set's judged queries, with the score path's score, plus as
-    negatives what a plain retrieval or a near miss would cite: the query's top `depth` BM25
-    sections and the Act neighbours of its judged sections, when unjudged."""
-    pairs = []
-    text = dict(zip(queryset.queries["qid"], queryset.queries["query"], strict=True))
-    for qid in sorted(queryset.qrels):
-        grades = {_doc_key(doc): grade for doc, grade in queryset.qrels[qid].items()}
-        origins = dict.fromkeys(grades, "judged")
-        for key in judge.top_sections(text[qid], depth):
-            origins.setdefault(key, "retrieved")
-        for key in list(grades):
-            for near in judge.neighbours(*key):
-                origins.setdefault(near, "neighbour")
-        pairs += [LabeledPair(qid, act, section, grades.get((act, section), 0), origin,
-                              judge.score(text[qid], act, section).total)
-                  for (act, section), origin in origins.items()]
-    return pairs
-
-
-def _cuts(scores: Sequence[float]) -> list[float]:
-    """Candidate thresholds: the lowest score, the midpoints between distinct scores and one
-    above the highest (so that 'nothing reaches it' is a candidate too)."""
-    values = sorted(set(scores))
-    middles = [round((a + b) / 2, 4) for a, b in pairwise(values)]
-    return [values[0], *middles, values[-1] + 1.0]
-
-
-def class_figures(scores: Sequence[float], grades: Sequence[int], t_low: float,
-                  t_high: float) -> dict[str, dict[str, float]]:
-    """Precision, recall and support (gold pairs) per class at the given thresholds."""
-    gold = [gold_class(g) for g in grades]
-    predicted = [classify(s, t_low, t_high) for s in scores]
-    figures = {}
-    for name in CLASSES:
-        hits = sum(p == g == name for p, g in zip(predicted, gold, strict=True))
-        said, support = predicted.count(name), gold.count(name)
-        figures[name] = {"precision": round(hits / said, 3) if said else 0.0,
-                         "recall": round(hits / support, 3) if support else 0.0,
-                         "support": support}
-    return figures
-
-
-def _macro_f1(figures: dict[str, dict[str, float]]) -> float:
-    f1 = [2 * f["precision"] * f["recall"] / (f["precision"] + f["recall"])
-          if f["precision"] + f["recall"] else 0.0 for f in figures.values()]
-    return sum(f1) / len(f1)
-
-
-def removal_precision(scores: Sequence[float], grades: Sequence[int], cut: float) -> float:
-    """Share of the pairs scoring below `cut` that are not relevant (1.0 when none is)."""
-    below = [g for s, g in zip(scores, grades, strict=True) if s < cut]
-    return sum(g < 1 for g in below) / len(below) if below else 1.0
-
-
-def fit_thresholds(scores: Sequence[float], grades: Sequence[int],
-                   min_precision: float = MIN_REMOVAL_PRECISION) -> tuple[float, float]:
-    """(t_low, t_high): t_low the highest cut whose removals (pairs below it) are at least
-    `min_precision` unjudged; t_high the cut at or above it with the best macro F1 of the three
-    classes, the lowest on a tie."""
-    if not any(g >= 1 for g in grades):
-        raise ValueError("no judged pair to calibrate on")
-    cuts = _cuts(scores)
-    t_low = max(c for c in cuts if removal_precision(scores, grades, c) >= min_precision)
-    t_high = max((c for c in cuts if c >= t_low),
-                 key=lambda c: (round(_macro_f1(class_figures(scores, grades, t_low, c)), 9), -c))
-    return t_low, t_high
-
-
-@dataclass(frozen=True)
-class Calibration:
-    t_low: float
-    t_high: float
-    figures: dict[str, dict[str, dict[str, float]]]  # split -> class -> precision/recall/support
-    removed: dict[str, dict[str, float]]  # split -> pair origin -> share judged NOT_APPLICABLE
-    queries: dict[str, int]  # split -> judged queries
-
-
-def calibrate(judge: RelevanceJudge, queryset: QuerySet,
-              min_precision: float = MIN_REMOVAL_PRECISION) -> Calibration:
-    """Fit the thresholds on the training half of `queryset` (evals.tuning.split_of) and report
-    both halves; the held-out figures are the fair ones."""
-    from evals.tuning import HELDOUT, TRAIN, split_of  # evaluation code: only when calibrating
-
-    pairs = calibration_pairs(judge, queryset)
-    halves = {split: [p for p in pairs if split_of(p.qid) == split] for split in (TRAIN, HELDOUT)}
-    train = halves[TRAIN]
-    t_low, t_high = fit_thresholds([p.score for p in train], [p.grade for p in train],
-                                   min_precision)
-    figures, removed = {}, {}
-    for split, half in halves.items():
-        figures[split] = class_figures([p.score for p in half], [p.grade for p in half],
-                                       t_low, t_high)
-        by_origin: dict[str, list[bool]] = {}
-        for p in half:
-            by_origin.setdefault(p.origin, []).append(
-                classify(p.score, t_low, t_high) == NOT_APPLICABLE)
-        removed[split] = {origin: round(sum(flags) / len(flags), 3)
-                          for origin, flags in sorted(by_origin.items())}
-    queries = {split: len({p.qid for p in half}) for split, half in halves.items()}
-    return Calibration(t_low, t_high, figures, removed, queries)
-
-
-def main() -> None:
-    """Print the calibration on the warehouse of NYAYA_DATA (the source of T_LOW and T_HIGH)."""
-    import json
-
-    from evals.querysets import load_queryset
-
-    judge = RelevanceJudge.from_settings(Settings.from_env())
-    result = calibrate(judge, load_queryset(LABELED_SETS[0]))
-    print(json.dumps(asdict(result), indent=2))
-
-
-if __name__ == "__main__":
-    main()
