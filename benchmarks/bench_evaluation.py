@@ -1,5 +1,5 @@
 """Evaluation time: 12 configs over every query set they run on, warm, against the 2-minute
-target of issue 7; the cold-start costs (resource and model loading, ranx's numba JIT) apart.
+target; the cold-start costs (resource and model loading, ranx's numba JIT) apart.
 
     .venv/bin/python benchmarks/bench_evaluation.py [--configs a,b,...] [--queries N]
 
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,15 +23,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from evals.configs import load_config
-from evals.corpus_sets import CANDIDATE_SOURCES, load_any_queryset
-from evals.metrics import DEFAULT_METRICS, STATUTE_METRICS, evaluate_groups
-from evals.querysets import QuerySet
-from evals.runner import SIDES, group_tags, run_queryset
-from evals.runs import write_trec
-from nyaya.index.store import open_store
+from evals.evaluate import metrics_of, run_configs
+from evals.metrics import STATUTE_METRICS, evaluate_groups
 from nyaya.settings import Settings
-from nyaya.tables import read_table
 
 TWELVE = ("bm25-sections", "dense-qdrant", "sparse-qdrant", "rrf-dense-sparse", "weighted-rrf",
           "qdrant-hybrid-boosted", "lookup-weighted-rrf", "rrf-mmr", "role-lawyer",
@@ -50,24 +45,13 @@ class EvaluationFigures:
         return sum(row["queries"] for row in self.rows)
 
 
-def first_queries(queryset: QuerySet, count: int | None) -> QuerySet:
-    """The set cut to its first `count` queries and their qrels (all of it for None)."""
-    if count is None:
-        return queryset
-    queries = queryset.queries.head(count)
-    kept = set(queries["qid"])
-    return QuerySet(queryset.name, queries,
-                    {qid: grades for qid, grades in queryset.qrels.items() if qid in kept})
-
-
 def measure(settings: Settings, names: Sequence[str], queries: int | None = None,
             runs_dir: Path | None = None) -> EvaluationFigures:
     """Search every query set of each config (each set's first `queries` when given) and
-    compute every metric of the report, warm; the cold-start costs (first ranx call, each
-    side's resources) timed apart. Meaningful only in a fresh process: a warm one has no cold
-    start left to time. Given `runs_dir`, each run is also written there as
-    `<query set>/<config>.trec`, as the pipeline writes it."""
-    judgments = read_table(settings.table_path("judgments"))
+    compute every metric of the report, warm, through the evaluation library's loop
+    (`evals/evaluate.py`); the cold-start costs (first ranx call, each side's resources) timed
+    apart. Meaningful only in a fresh process: a warm one has no cold start left to time. The
+    runs are written to `runs_dir` (`<query set>/<config>.trec`), else to a scratch folder."""
     cold, rows = {}, []
 
     started = time.perf_counter()
@@ -75,40 +59,21 @@ def measure(settings: Settings, names: Sequence[str], queries: int | None = None
                     {"q": {"d": 1, "e": 0}}, {}, STATUTE_METRICS)
     cold["ranx first evaluation (numba JIT or cache load)"] = time.perf_counter() - started
 
-    store = open_store(settings.qdrant_path, settings.qdrant_url, settings.qdrant_api_key)
-    try:
-        warm_total = 0.0
-        for side, (searcher, load) in SIDES.items():
-            chosen = [name for name in names if
-                      load_config(name).params.get("side", "statutes") == side]
-            if not chosen:
-                continue
+    def loaded(side: str, seconds: float) -> None:
+        cold[f"load {side} resources (indexes, embedder)"] = seconds
+
+    warm_total = 0.0
+    with tempfile.TemporaryDirectory() as scratch:
+        for run in run_configs(settings, names, first=queries, log=lambda _: None,
+                               runs_dir=runs_dir or Path(scratch), loaded=loaded):
             started = time.perf_counter()
-            resources = load(settings, store)
-            cold[f"load {side} resources (indexes, embedder)"] = time.perf_counter() - started
-            for name in chosen:
-                params = load_config(name).params
-                search = searcher(name, params, resources)
-                for queryset_name in params["querysets"]:
-                    queryset = first_queries(load_any_queryset(
-                        queryset_name, settings.corpus_root, judgments), queries)
-                    started = time.perf_counter()
-                    timed = run_queryset(search, queryset, int(params["top_k"]),
-                                         CANDIDATE_SOURCES.get(queryset_name))
-                    searched = time.perf_counter() - started
-                    if runs_dir is not None:
-                        write_trec(timed.run, runs_dir / queryset_name / f"{name}.trec", name,
-                                   queryset.queries["qid"].tolist())
-                    evaluate_groups(timed.run, queryset.qrels, group_tags(queryset),
-                                    STATUTE_METRICS if side == "statutes" else DEFAULT_METRICS)
-                    scored = time.perf_counter() - started - searched
-                    warm_total += searched + scored
-                    rows.append({"config": name, "queryset": queryset_name,
-                                 "queries": len(queryset.queries),
-                                 "search_s": round(searched, 2), "metrics_s": round(scored, 2),
-                                 "median_ms": round(timed.median_ms, 2)})
-    finally:
-        store.close()
+            metrics_of(run.config, run.queryset, run.run)
+            scored = time.perf_counter() - started
+            warm_total += run.seconds + scored
+            rows.append({"config": run.config, "queryset": run.queryset.name,
+                         "queries": len(run.queryset.queries),
+                         "search_s": round(run.seconds, 2), "metrics_s": round(scored, 2),
+                         "median_ms": round(run.median_ms, 2)})
     return EvaluationFigures(len(names), rows, cold, warm_total)
 
 

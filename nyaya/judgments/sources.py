@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from nyaya.judgments.headers import (
     COURT_HEADER,
@@ -51,6 +51,8 @@ AILA = "aila2019"
 IRLED_PRIOR = "irled2017_prior"
 IRLED_CURRENT = "irled2017_current"
 CORPUS_SOURCES = (AILA, IRLED_PRIOR, IRLED_CURRENT)
+#: the doc id prefix of each judgment folder's files (the parsers below write the same)
+DOC_ID_PREFIXES = {AILA_DIR: "AILA:", PRIOR_DIR: "IRLED:", CURRENT_DIR: "IRLED:"}
 
 MIN_BODY_CHARS = 200  # less judgment text than this after the header: truncated or header only
 GARBAGE_LIMIT = 0.30  # share of replacement/control characters above which a file is unreadable
@@ -111,6 +113,14 @@ def _quarantine(rel: str, reason: str, detail: str, excerpt: str = "",
                 line: int | None = None) -> Quarantined:
     return Quarantined(source_file=rel, source_line=line, act_code=None, section_number=None,
                        reason=reason, detail=detail, excerpt=excerpt[:EXCERPT_CHARS])
+
+
+def doc_id_of(rel: str) -> str | None:
+    """The doc id the judgment file at corpus-relative `rel` has (or would have, had it been
+    read); None for a file outside the judgment folders."""
+    path = PurePosixPath(rel)
+    prefix = DOC_ID_PREFIXES.get(str(path.parent))
+    return None if prefix is None else f"{prefix}{path.stem}"
 
 
 def decode_file(data: bytes, rel: str) -> tuple[str | None, list[str], Quarantined | None]:

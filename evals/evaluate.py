@@ -1,0 +1,222 @@
+"""The evaluation loop: config -> query set -> run -> metrics, one home for the evaluation
+asset, the evaluation benchmark and a notebook.
+
+`run_configs` searches every query set a config names with its side's one search (statute and
+precedent configs never share a list), writes each run as TREC and yields it with its timings;
+`score_runs` turns the runs into the metrics table, `compare_to_bm25` into the significance
+table. Parameters marked `tuned` are fitted per query set on its training queries, and a tuned
+config is scored on the held-out half only.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from evals.compare import compare_configs
+from evals.configs import load_config
+from evals.corpus_sets import CANDIDATE_SOURCES, absent_aila_statutes, load_any_queryset
+from evals.metrics import DEFAULT_METRICS, STATUTE_METRICS, evaluate_groups
+from evals.querysets import QuerySet, unknown_documents
+from evals.runner import SIDES, group_tags, run_queryset, statute_side
+from evals.runs import write_trec
+from evals.tuning import HELDOUT, fit, in_split, is_tuned
+from nyaya.index.store import open_store
+from nyaya.judgments.sources import doc_id_of
+from nyaya.provenance import code_version, tree_fingerprint
+from nyaya.retrieval.pipeline import StatuteSearch
+from nyaya.settings import Settings
+from nyaya.tables import read_table
+
+#: The reference each query set's configs are tested against: plain BM25 on every side.
+COMPARISON_BASELINES = {"nyaya-statutes": "bm25-sections", "transition": "bm25-sections",
+                        "aila2019-statutes": "aila-statutes-bm25",
+                        "aila2019-precedents": "precedents-sparse",
+                        "irled2017-precedents": "precedents-sparse"}
+
+
+class EvaluationError(ValueError):
+    """A config that cannot be evaluated as asked; the message names the config and set."""
+
+
+@dataclass(frozen=True)
+class ConfigRun:
+    """One config over one query set: the ranked run and how it was made."""
+
+    config: str
+    config_hash: str
+    queryset: QuerySet
+    run: pd.DataFrame  # qid, doc_id, rank, score, method
+    fitted: dict
+    embedder: str
+    seconds: float  # searching every query
+    median_ms: float
+
+    def frame(self) -> pd.DataFrame:
+        """The run with its provenance on every line, as the runs table holds it."""
+        queries = len(self.queryset.queries)
+        return self.run.assign(
+            config=self.config, config_hash=self.config_hash, queryset=self.queryset.name,
+            fitted_params=json.dumps(self.fitted, sort_keys=True) if self.fitted else "",
+            embedder=self.embedder, search_seconds=round(self.seconds, 3),
+            median_ms=round(self.median_ms, 3),
+            queries_per_second=round(queries / self.seconds, 1) if self.seconds else 0.0)
+
+
+def judged_empty_files(settings: Settings) -> set[str]:
+    """Doc ids of judgment files quarantined as empty (e.g. IRLeD prior_case_0827)."""
+    quarantine = read_table(settings.warehouse / "judgment_quarantine.parquet")
+    empty = quarantine[quarantine["reason"] == "empty_file"]["source_file"]
+    return {doc_id for doc_id in map(doc_id_of, empty) if doc_id is not None}
+
+
+def _search(searcher: Callable, name: str, params: dict, resources,
+            queryset: QuerySet) -> tuple[Any, dict]:
+    """The config's search, and what was fitted for it on the set's training queries."""
+    if not is_tuned(params):
+        return searcher(name, params, resources), {}
+    if searcher is not StatuteSearch:
+        raise EvaluationError(f"config {name}: tuned parameters exist for statute configs only")
+    fitted_params, fitted = fit(lambda p: searcher(name, p, resources), params, queryset)
+    return searcher(name, fitted_params, resources), fitted
+
+
+def run_configs(settings: Settings, names: Sequence[str], *, first: int | None = None,
+                runs_dir: Path | None = None, log: Callable[[str], None] = print,
+                loaded: Callable[[str, float], None] | None = None) -> Iterator[ConfigRun]:
+    """Every query set of each config through its side's search, one side at a time (its
+    resources loaded once). Each run is written to `runs_dir/<query set>/<config>.trec`
+    (data/runs by default). `first` keeps each set's first N queries (quick runs); `loaded`
+    hears (side, seconds) when a side's resources are loaded."""
+    runs_dir = settings.data_dir / "runs" if runs_dir is None else runs_dir
+    by_side = {side: [name for name in names if load_config(name).params.get(
+        "side", "statutes") == side] for side in SIDES}
+    judgments = None
+    for side, chosen in by_side.items():
+        if not chosen:
+            continue
+        searcher, load = SIDES[side]
+        precedents = side == "precedents"
+        if precedents and judgments is None:
+            judgments = read_table(settings.table_path("judgments"))
+        # judged files the corpus ships empty or lacks: they stay in the qrels (an honest
+        # ceiling on recall) and are counted, instead of failing the run
+        empty = (judged_empty_files(settings) if precedents else
+                 absent_aila_statutes(settings.corpus_root) if side == "aila-statutes"
+                 else set())
+        if empty:
+            log(f"{len(empty)} judged documents are empty or absent files in the corpus: kept "
+                f"in the qrels as misses ({', '.join(sorted(empty))})")
+        store = open_store(settings.qdrant_path, settings.qdrant_url, settings.qdrant_api_key)
+        try:
+            started = time.perf_counter()
+            resources = load(settings, store)
+            if loaded is not None:
+                loaded(side, time.perf_counter() - started)
+            known = set((resources.judgments if precedents else resources.documents)["doc_id"])
+            for name in chosen:
+                config = load_config(name)
+                for queryset_name in config.params["querysets"]:
+                    queryset = first_queries(load_any_queryset(
+                        queryset_name, settings.corpus_root, judgments), first)
+                    search, fitted = _search(searcher, name, config.params, resources,
+                                             queryset)
+                    missing = unknown_documents(queryset, known | empty)
+                    if missing:
+                        raise EvaluationError(f"{queryset_name}: judged documents not "
+                                              f"searchable by {name}: {missing}")
+                    timed = run_queryset(search, queryset, int(config.params["top_k"]),
+                                         CANDIDATE_SOURCES.get(queryset_name))
+                    write_trec(timed.run, runs_dir / queryset_name / f"{name}.trec", name,
+                               queryset.queries["qid"].tolist())
+                    log(f"{name} on {queryset_name}: {len(queryset.queries)} queries in "
+                        f"{timed.seconds:.2f}s, median {timed.median_ms:.2f} ms")
+                    yield ConfigRun(name, config.config_hash, queryset, timed.run, fitted,
+                                    resources.embedder.name, timed.seconds, timed.median_ms)
+        finally:
+            store.close()
+
+
+def first_queries(queryset: QuerySet, count: int | None) -> QuerySet:
+    """The set cut to its first `count` queries and their qrels (all of it for None)."""
+    if count is None:
+        return queryset
+    queries = queryset.queries.head(count)
+    kept = set(queries["qid"])
+    return QuerySet(queryset.name, queries,
+                    {qid: grades for qid, grades in queryset.qrels.items() if qid in kept})
+
+
+def scored_qrels(config: str, queryset: QuerySet) -> dict[str, dict[str, int]]:
+    """The judgments a config is scored on: the held-out half for a tuned config (never what
+    it was fitted on), all of them otherwise."""
+    qrels = queryset.qrels
+    if is_tuned(load_config(config).params):
+        return {qid: qrels[qid] for qid in in_split(qrels, HELDOUT)}
+    return qrels
+
+
+def metrics_of(config: str, queryset: QuerySet, run: pd.DataFrame) -> pd.DataFrame:
+    """ranx metrics of one run: overall, by query type, domain and split."""
+    return evaluate_groups(run, scored_qrels(config, queryset), group_tags(queryset),
+                           STATUTE_METRICS if statute_side(config) else DEFAULT_METRICS)
+
+
+def _querysets(settings: Settings, names: Sequence[str]) -> dict[str, QuerySet]:
+    judgments = read_table(settings.table_path("judgments"))
+    return {name: load_any_queryset(name, settings.corpus_root, judgments) for name in names}
+
+
+def score_runs(settings: Settings, runs: pd.DataFrame) -> pd.DataFrame:
+    """The metrics table of a runs table (`ConfigRun.frame` rows), with provenance on every
+    row: corpus fingerprint, code version, config hash, embedder, date, timings."""
+    fingerprint = tree_fingerprint(settings.corpus_root, ("statutes", "mappings", "judgments"))
+    version = code_version()
+    evaluated_at = datetime.now(UTC).isoformat(timespec="seconds")
+    querysets = _querysets(settings, sorted(runs["queryset"].unique()))
+    rows = []
+    for (config, queryset_name), run in runs.groupby(["config", "queryset"]):
+        first = run.iloc[0]
+        rows.append(metrics_of(config, querysets[queryset_name], run).assign(
+            config=config, queryset=queryset_name, config_hash=first["config_hash"],
+            fitted_params=first["fitted_params"], corpus_fingerprint=fingerprint,
+            code_version=version, evaluated_at=evaluated_at, embedder=first["embedder"],
+            search_seconds=first["search_seconds"], median_ms=first["median_ms"],
+            queries_per_second=first["queries_per_second"]))
+    metrics = pd.concat(rows, ignore_index=True)
+    lead = ["config", "queryset", "group_kind", "group", "queries"]
+    return metrics[lead + [c for c in metrics.columns if c not in lead]]
+
+
+def compare_to_bm25(settings: Settings, runs: pd.DataFrame) -> pd.DataFrame:
+    """Per query set, every config against its BM25 baseline: paired t-test on nDCG@10 and
+    MAP with Holm across the set's comparisons, and win/tie/loss per query. Tuned configs are
+    compared on the held-out queries they are scored on, in a table of their own."""
+    querysets = _querysets(settings, sorted(runs["queryset"].unique()))
+    tables = []
+    for queryset_name, group in runs.groupby("queryset"):
+        baseline = COMPARISON_BASELINES.get(queryset_name)
+        by_config = {name: frame for name, frame in group.groupby("config")}
+        if baseline not in by_config or len(by_config) < 2:
+            continue
+        qrels = querysets[queryset_name].qrels
+        tuned = {name for name in by_config if is_tuned(load_config(name).params)}
+        plain = {name: frame for name, frame in by_config.items() if name not in tuned}
+        held = {name: frame for name, frame in by_config.items()
+                if name in tuned or name == baseline}
+        for subset, scope, judged in (
+                (plain, "all judged", qrels),
+                (held, "held out", {q: qrels[q] for q in in_split(qrels, HELDOUT)})):
+            if len(subset) > 1 and judged:
+                tables.append(compare_configs(subset, judged, baseline).assign(
+                    queryset=queryset_name, scope=scope))
+    table = pd.concat(tables, ignore_index=True)
+    lead = ["queryset", "scope", "config", "baseline", "metric"]
+    return table[lead + [c for c in table.columns if c not in lead]]

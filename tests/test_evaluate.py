@@ -1,0 +1,61 @@
+"""The evaluation loop's pure parts (`evals/evaluate.py`): which judgments a config is scored on,
+quick subsets, a run's provenance columns, and the doc ids of empty judgment files. The loop
+over the built indexes runs in the real-corpus main job and the evaluation benchmark."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from evals.evaluate import ConfigRun, first_queries, metrics_of, scored_qrels
+from evals.querysets import QuerySet
+from evals.runs import rank_frame
+from evals.tuning import HELDOUT, split_of
+from nyaya.judgments.sources import doc_id_of
+
+QIDS = [f"Q{i}" for i in range(1, 13)]
+QUERYSET = QuerySet(
+    "toy", pd.DataFrame({"qid": QIDS, "query": [f"question {q}" for q in QIDS],
+                         "query_type": "civil", "domain": "tenancy"}),
+    {qid: {"BNS_2023:103": 2, "BNS_2023:101": 1} for qid in QIDS})
+
+
+@pytest.mark.parametrize(("rel", "doc_id"), [
+    ("judgments/aila2019/casedocs/C14.txt", "AILA:C14"),
+    ("judgments/irled2017/prior_cases/prior_case_0827.txt", "IRLED:prior_case_0827"),
+    ("judgments/irled2017/current_cases/current_case_0001.txt", "IRLED:current_case_0001"),
+    ("judgments/sc-metadata/2001.jsonl", None),  # a registry file, not a judgment
+    ("judgments/aila2019/qrels/statutes.train.txt", None),
+    ("statutes/indiacode/x/part-001.md", None),
+])
+def test_a_judgment_file_has_the_doc_id_its_reader_gives(rel, doc_id):
+    assert doc_id_of(rel) == doc_id
+
+
+@pytest.mark.parametrize(("config", "expected"), [
+    ("bm25-sections", QIDS),
+    ("wsum-tuned", [qid for qid in QIDS if split_of(qid) == HELDOUT]),  # never its training half
+])
+def test_a_tuned_config_is_scored_on_the_held_out_half_only(config, expected):
+    assert sorted(scored_qrels(config, QUERYSET)) == sorted(expected)
+    assert 0 < len(scored_qrels("wsum-tuned", QUERYSET)) < len(QIDS)
+
+
+@pytest.mark.parametrize(("count", "kept"), [(None, 12), (3, 3), (0, 0), (50, 12)])
+def test_first_queries_keeps_their_judgments(count, kept):
+    subset = first_queries(QUERYSET, count)
+    assert len(subset.queries) == kept
+    assert sorted(subset.qrels) == sorted(subset.queries["qid"])
+
+
+def test_a_run_carries_its_provenance_and_scores_like_the_report():
+    run = rank_frame({qid: [("BNS_2023:103", 2.0, "bm25"), ("IPC_1860:302", 1.0, "bm25")]
+                      for qid in QIDS})
+    config_run = ConfigRun("bm25-sections", "abc123", QUERYSET, run, {"w": 0.5}, "static",
+                           seconds=0.5, median_ms=4.0)
+    frame = config_run.frame()
+    assert set(frame["config"]) == {"bm25-sections"} and set(frame["queryset"]) == {"toy"}
+    assert frame["fitted_params"].iloc[0] == '{"w": 0.5}'
+    assert frame["queries_per_second"].iloc[0] == 24.0
+    overall = metrics_of("bm25-sections", QUERYSET, run).query("group == 'all'").iloc[0]
+    assert overall["precision@1"] == 1.0 and overall["queries"] == 12
