@@ -91,9 +91,10 @@ def vectors_asset(definition: coll.CollectionDef) -> dg.AssetsDefinition:
     name = definition.name
     partitions_def = VECTOR_PARTITIONS.get(definition)
 
-    # the embedder is part of the version: switching it re-embeds, and only then
+    # the embedder is not part of the code version: each part's manifest names the embedder
+    # that built it, and freshness compares it with the configured one (pipelines/freshness.py)
     @dg.asset(name=f"{name}_vectors", group_name=GROUP, pool=EMBEDDING_POOL,
-              code_version=f"{CODE_VERSION}+{Settings.from_env().embedder_of(name)}",
+              code_version=CODE_VERSION,
               partitions_def=partitions_def,
               backfill_policy=dg.BackfillPolicy.single_run() if partitions_def else None,
               ins={"documents": dg.AssetIn(f"{name}_documents")})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import dagster as dg
@@ -29,20 +30,21 @@ class NyayaSettings(dg.ConfigurableResource):
         return resolve(self.baseline_path) if self.baseline_path else BASELINES
 
     def resolved(self) -> Settings:
+        """The environment's settings with this resource's non-empty fields over them (a data
+        folder set here also moves the embedded store into it)."""
         base = Settings.from_env()
-        data_dir = resolve(self.data_dir) if self.data_dir else base.data_dir
-        return Settings(
-            corpus_root=resolve(self.corpus_root) if self.corpus_root else base.corpus_root,
-            data_dir=data_dir,
-            qdrant_path=base.qdrant_path if not self.data_dir else data_dir / "qdrant",
-            qdrant_url=self.qdrant_url or base.qdrant_url,
-            judgments_dataset=self.judgments_dataset or base.judgments_dataset,
-            qdrant_api_key=base.qdrant_api_key,
-            embedder=self.embedder or base.embedder,
-            chunk_embedder=self.chunk_embedder or base.chunk_embedder,
-            bge_m3_path=base.bge_m3_path,
-            models_root=resolve(self.models_dir) if self.models_dir else base.models_root,
-        )
+        overrides: dict = {}
+        if self.data_dir:
+            overrides |= {"data_dir": resolve(self.data_dir),
+                          "qdrant_path": resolve(self.data_dir) / "qdrant"}
+        if self.corpus_root:
+            overrides["corpus_root"] = resolve(self.corpus_root)
+        if self.models_dir:
+            overrides["models_root"] = resolve(self.models_dir)
+        for name in ("qdrant_url", "judgments_dataset", "embedder", "chunk_embedder"):
+            if getattr(self, name):
+                overrides[name] = getattr(self, name)
+        return replace(base, **overrides)
 
 
 class ParquetIOManager(dg.ConfigurableIOManager):
