@@ -10,7 +10,7 @@ export NUMBA_CACHE_DIR := $(CURDIR)/data/numba_cache
 export HF_HUB_OFFLINE := 1
 export HF_DATASETS_OFFLINE := 1
 
-.PHONY: setup run test lint bench bench-all bench-quick bench-scaling bench-embedders dev clean lookup
+.PHONY: setup run test test-fast lint docs bench bench-all bench-quick bench-scaling bench-embedders dev clean lookup
 
 setup: $(STAMP)
 
@@ -30,6 +30,17 @@ test: setup  ## lint, then the whole test suite (fails when no test ran)
 	mkdir -p $(NUMBA_CACHE_DIR)
 	$(BIN)/ruff check .
 	$(BIN)/pytest
+
+lint: setup  ## ruff over the whole tree
+	$(BIN)/ruff check .
+
+test-fast: setup  ## ruff, then pure-logic and fixture-corpus tests (no real corpus)
+	mkdir -p $(NUMBA_CACHE_DIR)
+	$(BIN)/ruff check .
+	$(BIN)/pytest -m "not corpus"
+
+docs: setup  ## regenerate docs/results.md from evals/baselines/regression.yaml
+	$(BIN)/python -m evals.results_page
 
 bench: setup  ## speed benchmarks that print figures
 	$(BIN)/python benchmarks/bench_statutes.py

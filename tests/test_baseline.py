@@ -159,3 +159,26 @@ def test_the_asset_check_trips_on_a_degraded_config(baseline_file):
     deltas = degraded.output_for_node("regression_deltas")
     assert deltas.set_index("config").at["b", "status"] == REGRESSED
     assert not math.isnan(deltas.set_index("config").at["b", "delta"])
+
+
+def test_the_results_page_is_the_baselines():
+    """docs/results.md is generated from the baseline: a baseline rewritten without the page
+    (or the page edited by hand) fails here."""
+    from evals.results_page import main
+
+    assert main(["--check"]) == 0
+
+
+def test_the_results_page_sorts_each_set_by_ndcg():
+    import pandas as pd
+
+    from evals.results_page import render
+
+    baseline = pd.DataFrame([
+        {"config": config, "queryset": "s", "embedder": "minilm-static", "corpus": "c",
+         "metric": metric, "expected": value, "tolerance": 0.01}
+        for config, ndcg in (("low", 0.1), ("high", 0.5))
+        for metric, value in (("ndcg@10", ndcg), ("map", ndcg / 2))])
+    page = render(baseline)
+    assert page.index("| high | 0.5000 | 0.2500 |") < page.index("| low | 0.1000 | 0.0500 |")
+    assert "## minilm-static: the real-corpus tests" in page and "fingerprint c" in page
