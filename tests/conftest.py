@@ -1,5 +1,6 @@
-"""Shared fixtures, the `corpus` mark on every test that needs the real corpus, a guard that fails
-a session in which no test passed, and the count of bad-input kinds tested (the `bad_input(area, kind)` marker), printed in the terminal summary."""
+"""Shared fixtures, the `corpus` mark on every test that needs the real corpus, a guard that
+fails a session in which no test passed, and the count of bad-input kinds tested (the
+`bad_input(area, kind)` marker), printed in the terminal summary."""
 
 from __future__ import annotations
 

@@ -38,6 +38,7 @@ from functools import lru_cache
 from itertools import chain, islice
 from typing import NamedTuple
 
+from nyaya.citations.reporters import air_courts, anchor, reporter_of
 from nyaya.citations.scan import Spans, tokens_before
 
 REPORTER = "reporter"
@@ -72,41 +73,10 @@ class CaseCitation:
 # --- reporter citations -------------------------------------------------------------------
 
 _YEAR = r"(?:1[89][0-9]{2}|20[0-4][0-9])"
-# Literal-first alternatives, so the scan can skip ahead on the first character.
-ANCHOR = re.compile(
-    r"(?:A\.I\.R\.|AIR|INSC|Indlaw|S\.\s?C\.\s?C\.?|SCC|S\.\s?C\.\s?R\.?|SCR|SCALE|Scale|JT|J\.T\.|"
-    r"Judgments?\s{1,2}Today|I\.\s?T\.\s?R\.?|ITR|Cri\.?\s?L\.?\s?J\.?|Crl\.?\s?L\.?\s?J\.?|"
-    r"Cr\.?\s?L\.?\s?J\.?|All\s?E\.\s?R\.?|All\s?ER|W\.\s?L\.\s?R\.?|WLR|A\.\s?C\.|AC|K\.\s?B\.|KB|"
-    r"Q\.\s?B\.|QB|Ch\.?|M\.\s?L\.\s?J\.?|MLJ|DLT|Bom\.?\s?L\.?\s?R\.?|AWC|Crimes|S\.\s?C\.\s?J\.?|SCJ|"
-    r"STC|E\.\s?L\.\s?T\.?|ELT|Comp\.?\s?Cas\.?|CTR|L\.\s?L\.\s?J\.?|LLJ|FLR|KLT|A\.\s?P\.\s?L\.\s?J\.?|"
-    r"APLJ|BLJR|PLR|Lab\.?\s?I\.?\s?C\.?|I\.\s?A\.|IA|U\.\s?S\.|US)"
-    r"(?![A-Za-z])"
-)
-CANONICAL = {
-    "air": "AIR", "insc": "INSC", "indlaw": "Indlaw", "scc": "SCC", "scr": "SCR",
-    "scale": "SCALE", "jt": "JT", "judgmenttoday": "JT", "judgmentstoday": "JT", "itr": "ITR",
-    "crilj": "Cri LJ", "crllj": "Cri LJ", "crlj": "Cri LJ", "aller": "All ER", "wlr": "WLR",
-    "ac": "AC", "kb": "KB", "qb": "QB", "ch": "Ch", "mlj": "MLJ", "dlt": "DLT", "bomlr": "Bom LR",
-    "awc": "AWC", "crimes": "Crimes", "scj": "SCJ", "stc": "STC", "elt": "ELT",
-    "compcas": "Comp Cas", "ctr": "CTR", "llj": "LLJ", "flr": "FLR", "klt": "KLT",
-    "aplj": "APLJ", "bljr": "BLJR", "plr": "PLR", "labic": "Lab IC", "ia": "IA", "us": "US",
-}
-BRACKETED_ONLY = {"Ch"}  # too common a word to accept without "[1990] Ch 12"
-_COURTS = {
-    "SC": "SC", "S.C.": "SC", "Bom": "Bom", "Bombay": "Bom", "All": "All", "Cal": "Cal",
-    "Mad": "Mad", "Ker": "Ker", "Pat": "Pat", "Raj": "Raj", "Guj": "Guj", "Ori": "Ori",
-    "Orissa": "Ori", "Ori.": "Ori", "P&H": "P&H", "P & H": "P&H", "Punj": "Punj",
-    "Pun": "Punj", "Del": "Del", "Delhi": "Del", "Kant": "Kant", "Kar": "Kant", "Mys": "Mys",
-    "AP": "AP", "A.P.": "AP", "Andh": "AP", "MP": "MP", "M.P.": "MP", "J&K": "J&K",
-    "J & K": "J&K", "HP": "HP", "H.P.": "HP", "Gau": "Gau", "Gauhati": "Gau", "Assam": "Assam",
-    "Nag": "Nag", "Lah": "Lah", "PC": "PC", "P.C.": "PC", "FC": "FC", "F.C.": "FC",
-    "Sikkim": "Sikkim", "Tri": "Tri", "Tripura": "Tri", "Mani": "Mani", "Manipur": "Mani",
-    "Jhar": "Jhar", "Chh": "Chh", "Utr": "Utr", "Uttaranchal": "Utr", "NOC": "NOC",
-    "Hyd": "Hyd", "Trav": "Trav", "TC": "TC", "T.C.": "TC", "Oudh": "Oudh", "Sind": "Sind",
-    "Pesh": "Pesh", "Rang": "Rang", "Goa": "Goa", "Meg": "Meg", "Bih": "Bih", "Cut": "Cut",
-    "Madh Pra": "MP", "Madh. Pra.": "MP", "Jam": "J&K", "Sau": "Sau", "VP": "VP", "MB": "MB",
-    "Pepsu": "Pepsu", "Ajmer": "Ajmer", "Bhopal": "Bhopal", "Kutch": "Kutch",
-}
+# Any reporter as printed, from the reporter database (nyaya/facts/reporters.yaml): literal-first
+# alternatives, so the scan can skip ahead on the first character
+ANCHOR = anchor()
+_COURTS = air_courts()
 _COURT_RE = "|".join(re.escape(c) for c in sorted(_COURTS, key=len, reverse=True))
 AIR_RIGHT = re.compile(
     rf"\s{{0,2}}\(?\s?(?P<year>{_YEAR})\s?\)?\s{{0,2}}(?P<court>{_COURT_RE})(?![A-Za-z&])\.?\s?"
@@ -171,10 +141,8 @@ def _find_reporters(text: str) -> list[_Reporter]:
 
 
 def _reporter_at(text: str, m: re.Match) -> _Reporter | None:
-    written = m.group()
-    name = CANONICAL.get(NON_ALNUM.sub("", written.lower()))
-    if name is None:
-        return None
+    reporter = reporter_of(m)
+    name = reporter.name
     start, end = m.span()
     lo = max(0, start - 32)
     if name == "AIR":
@@ -229,7 +197,7 @@ def _reporter_at(text: str, m: re.Match) -> _Reporter | None:
     left = LEFT.search(text, lo, start)
     if not left:
         return None
-    if name in BRACKETED_ONLY and not left.group("ob"):
+    if reporter.bracketed_only and not left.group("ob"):
         return None
     volume = left.group("vol") or left.group("volb") or right.group("vol2")
     supp = bool(left.group("supp1") or left.group("supp2") or right.group("supp3"))

@@ -50,6 +50,7 @@ from nyaya.citations.cases import (
     extract_case_citations,
     parse_case_citation,
 )
+from nyaya.citations.reporters import supreme_court_reporters
 from nyaya.judgments.identity import jaccard, name_tokens
 from nyaya.tables import read_table, records
 from nyaya.verify import panel
@@ -98,7 +99,7 @@ COVERED_SHARE = 0.25
 # resolves to a dated case; SCC all 1,363; AIR SC 1,013 of 1,022); two years later at most.
 REPORT_LAG = 2
 SUPP_LAG = 6  # supplementary volumes print older judgments: "(1995) Supp 3 SCC" of 1991
-SC_REPORTERS = {"INSC", "SCR", "SCC", "SCC (Cri)", "SCC (L&S)", "SCC (Tax)", "JT", "SCALE"}
+SC_REPORTERS = supreme_court_reporters()  # nyaya/facts/reporters.yaml
 SCR_KEY = re.compile(r"\[(?P<year>[0-9]{4})\](?P<supp> Supp)?(?: (?P<vol>[0-9]+))? SCR "
                      r"(?P<page>[0-9]+)$")
 VOLUME_KEY = re.compile(r"\((?P<year>[0-9]{4})\) (?P<vol>[0-9]+) (?P<reporter>SCC|SCALE) "

@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from nyaya.citations.cases import CaseCitation
+from nyaya.citations.reporters import SeriesRange, series_ranges
 
 if TYPE_CHECKING:
     from nyaya.verify.llm import LlmEndpoint
@@ -51,36 +52,9 @@ LIKELY_HALLUCINATED = "CITATION_LIKELY_HALLUCINATED"
 SC_FOUNDED = 1950  # the Supreme Court of India sat first on 28 January 1950
 
 
-@dataclass(frozen=True)
-class Series:
-    """Publication range of a reporter: first year, and volume/page bands.
-
-    Within `*_ok` is ordinary; up to `*_max` is unusual (UNCERTAIN); beyond is INVALID. The
-    bands sit above the maxima seen in the corpus headers and the registry (SCR volume 19,
-    SCR page 1651 outside 2024, AIR SC page 2771, SCC volume 7 / page 1001, JT volume 9 /
-    page 793, SCALE volume 7 / page 1905), with room for volumes we do not hold.
-    """
-
-    start: int
-    vol_ok: int | None
-    vol_max: int | None
-    page_ok: int
-    page_max: int
-    sc_only: bool = True
-
-
-SERIES = {
-    "SCC": Series(1969, 14, 20, 1200, 1600),
-    "SCC (Cri)": Series(1972, 8, 12, 1200, 1600),
-    "SCC (L&S)": Series(1969, 8, 12, 1200, 1600),
-    "SCC (Tax)": Series(1980, 8, 12, 1200, 1600),
-    "SCR": Series(1950, 20, 30, 1800, 2600),
-    "JT": Series(1987, 12, 16, 900, 1500),
-    "SCALE": Series(1980, 15, 20, 2000, 3000),
-    "SCC OnLine": Series(1950, None, None, 6000, 12000, sc_only=False),
-    "AIR SC": Series(1950, None, None, 2800, 4000),
-    "AIR": Series(1914, None, None, 3000, 5000, sc_only=False),  # High Court series
-}
+#: report series -> publication range (first year, volume and page bands), from the reporter
+#: database (nyaya/facts/reporters.yaml)
+SERIES = series_ranges()
 AIR_COURT_YEARS = {"PC": (1914, 1950), "FC": (1937, 1950)}  # courts that ceased to sit
 SCALE_EDGE = 1985  # SCALE's first volumes are in the early 1980s; before 1985 is an edge
 
@@ -231,7 +205,7 @@ class PanelResult:
 # --- the five validators -------------------------------------------------------------------
 
 
-def _series(cite: CaseCitation) -> tuple[str, Series] | None:
+def _series(cite: CaseCitation) -> tuple[str, SeriesRange] | None:
     if cite.reporter == "AIR":
         name = "AIR SC" if cite.court == "SC" else "AIR"
         return name, SERIES[name]
