@@ -5,7 +5,7 @@ from __future__ import annotations
 import dagster as dg
 
 from assets import evaluation, indexes, judgments, sources, statutes
-from pipelines.resources import NyayaSettings, ParquetIOManager
+from pipelines.resources import project_resources
 from pipelines.schedules import every_partition, nightly_evaluation
 from pipelines.sensors import corpus_change_sensor, ingest_after_parts
 
@@ -61,7 +61,7 @@ defs = dg.Definitions(
     schedules=[nightly_evaluation(evaluation_job, evaluation.CONFIGS)],
     sensors=[corpus_change_sensor([statute_parts_job, judgment_parts_job], ingest_job),
              ingest_after_parts([statute_parts_job, judgment_parts_job], ingest_job)],
-    resources={"settings": NyayaSettings(), "io_manager": ParquetIOManager()},
+    resources=project_resources(),
 )
 
 

@@ -55,13 +55,13 @@ class ParquetIOManager(dg.ConfigurableIOManager):
     partitions it depends on as one DataFrame (all of them, for an unpartitioned one). A parts
     asset returns {partition key: Part} instead: each of the part's tables is written to
     <asset_name>/<table>/<partition key>.parquet with the part's provenance in its footer, and
-    a downstream asset gets them as `PartTables` (each table read when first used)."""
+    a downstream asset gets them as `PartTables` (each table read when first used). The
+    warehouse is the settings resource's: one data folder for the tables and everything else."""
 
-    data_dir: str = ""
+    settings: NyayaSettings
 
     def _warehouse(self) -> Path:
-        data_dir = resolve(self.data_dir) if self.data_dir else Settings.from_env().data_dir
-        return data_dir / "warehouse"
+        return self.settings.resolved().warehouse
 
     def _path(self, key: dg.AssetKey, partition: str | None = None) -> Path:
         name = key.path[-1]
@@ -115,3 +115,10 @@ class ParquetIOManager(dg.ConfigurableIOManager):
         frames = [read_table(self._path(context.asset_key, key))
                   for key in sorted(context.asset_partition_keys)]
         return pd.concat(frames, ignore_index=True)
+
+
+def project_resources(settings: NyayaSettings | None = None) -> dict:
+    """The resources every asset needs, over one settings resource (the environment's when
+    None): the settings and the Parquet IO manager that writes into its data folder."""
+    settings = settings or NyayaSettings()
+    return {"settings": settings, "io_manager": ParquetIOManager(settings=settings)}

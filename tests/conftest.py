@@ -57,13 +57,13 @@ def main_run(real_corpus: Path, tmp_path_factory: pytest.TempPathFactory):
     import dagster as dg
 
     from pipelines.definitions import defs
-    from pipelines.resources import NyayaSettings, ParquetIOManager
+    from pipelines.resources import NyayaSettings, project_resources
     from pipelines.stages import materialize_every_stage, with_resources
 
     data_dir = tmp_path_factory.mktemp("data")
     settings = NyayaSettings(corpus_root=str(real_corpus), data_dir=str(data_dir),
                              embedder=TEST_EMBEDDER, models_dir=str(Settings.from_env().models_dir))
-    resources = {"settings": settings, "io_manager": ParquetIOManager(data_dir=str(data_dir))}
+    resources = project_resources(settings)
     staged = materialize_every_stage(with_resources(defs, resources), "main_job",
                                      dg.DagsterInstance.ephemeral())
     return data_dir, JobRuns(staged.results)

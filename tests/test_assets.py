@@ -11,15 +11,14 @@ from assets import evaluation, judgments, statutes
 from evals.configs import config_names
 from nyaya.tables import Part, PartTables, table_provenance
 from pipelines.definitions import defs
-from pipelines.resources import NyayaSettings, ParquetIOManager
+from pipelines.resources import NyayaSettings, ParquetIOManager, project_resources
 
 STATUTE_ASSETS = dg.load_assets_from_modules([statutes])
 STATUTE_CHECKS = dg.load_asset_checks_from_modules([statutes])
 
 
 def resources_for(corpus, data_dir) -> dict:
-    return {"settings": NyayaSettings(corpus_root=str(corpus), data_dir=str(data_dir)),
-            "io_manager": ParquetIOManager(data_dir=str(data_dir))}
+    return project_resources(NyayaSettings(corpus_root=str(corpus), data_dir=str(data_dir)))
 
 
 @pytest.fixture(scope="module")
@@ -156,7 +155,7 @@ def wrong_parts() -> dict:
 
 
 def test_partitioned_tables_are_written_apart_and_read_together(tmp_path):
-    io = ParquetIOManager(data_dir=str(tmp_path))
+    io = ParquetIOManager(settings=NyayaSettings(data_dir=str(tmp_path)))
     tags = {"dagster/asset_partition_range_start": "a", "dagster/asset_partition_range_end": "c"}
     result = dg.materialize([per_part, all_parts], resources={"io_manager": io}, tags=tags)
     assert result.success
@@ -187,7 +186,7 @@ def rows_of_parts(multi_table_part: PartTables) -> pd.DataFrame:
 
 
 def test_a_part_of_several_tables_is_written_per_table_with_its_provenance(tmp_path):
-    io = ParquetIOManager(data_dir=str(tmp_path))
+    io = ParquetIOManager(settings=NyayaSettings(data_dir=str(tmp_path)))
     tags = {"dagster/asset_partition_range_start": "a", "dagster/asset_partition_range_end": "c"}
     assert dg.materialize([multi_table_part, rows_of_parts], resources={"io_manager": io},
                           tags=tags).success

@@ -17,7 +17,7 @@ from nyaya.statutes.ingest import source_fingerprints
 from pipelines.cli import main
 from pipelines.freshness import keys_to_run, observe_corpus, partitions_to_run
 from pipelines.partitions import sync_partitions
-from pipelines.resources import NyayaSettings, ParquetIOManager
+from pipelines.resources import NyayaSettings, project_resources
 from pipelines.stages import StagedRun, with_resources
 
 
@@ -26,8 +26,7 @@ def pipeline(fixture_corpus, tmp_path):
     corpus = tmp_path / "corpus"
     shutil.copytree(fixture_corpus, corpus)
     data_dir = tmp_path / "data"
-    resources = {"settings": NyayaSettings(corpus_root=str(corpus), data_dir=str(data_dir)),
-                 "io_manager": ParquetIOManager(data_dir=str(data_dir))}
+    resources = project_resources(NyayaSettings(corpus_root=str(corpus), data_dir=str(data_dir)))
     # without the checks: the fixture corpus fails the official section counts by design
     parts = dg.AssetSelection.groups(statutes.PARTS_GROUP)
     defs = dg.Definitions(

@@ -16,7 +16,7 @@ from nyaya.index.build import load_vectors
 from nyaya.index.collections import COLLECTIONS
 from nyaya.index.sparse import query_vector
 from nyaya.index.store import open_store
-from pipelines.resources import NyayaSettings, ParquetIOManager
+from pipelines.resources import NyayaSettings, project_resources
 
 UPSTREAM = dg.load_assets_from_modules([statutes, judgments])
 INDEX_ASSETS = dg.load_assets_from_modules([indexes])
@@ -35,9 +35,8 @@ def metadata_of(results: list[dg.ExecuteInProcessResult], asset: str) -> dict:
 def built(fixture_corpus, models_dir, tmp_path_factory):
     """(first build's runs, second build's runs, data dir): the second redoes the indexes."""
     data_dir = tmp_path_factory.mktemp("data")
-    resources = {"settings": NyayaSettings(corpus_root=str(fixture_corpus), data_dir=str(data_dir),
-                                           models_dir=str(models_dir)),
-                 "io_manager": ParquetIOManager(data_dir=str(data_dir))}
+    resources = project_resources(NyayaSettings(
+        corpus_root=str(fixture_corpus), data_dir=str(data_dir), models_dir=str(models_dir)))
     instance = dg.DagsterInstance.ephemeral()
     assets = [*UPSTREAM, *INDEX_ASSETS, *INDEX_CHECKS]
     first: list = []
@@ -111,9 +110,8 @@ def test_the_same_inputs_give_byte_identical_tables_vectors_and_index_metadata(
     """A second build from scratch, in another folder with its own cache and instance."""
     _, _, data_dir = built
     other = tmp_path / "data"
-    resources = {"settings": NyayaSettings(corpus_root=str(fixture_corpus), data_dir=str(other),
-                                           models_dir=str(models_dir)),
-                 "io_manager": ParquetIOManager(data_dir=str(other))}
+    resources = project_resources(NyayaSettings(
+        corpus_root=str(fixture_corpus), data_dir=str(other), models_dir=str(models_dir)))
     assert materialize_staged([*UPSTREAM, *INDEX_ASSETS], resources).success
     for folder, pattern in (("warehouse", "*.parquet"), ("vectors", "*/*"), ("faiss", "*")):
         first, second = file_digests(data_dir / folder, pattern), file_digests(other / folder,

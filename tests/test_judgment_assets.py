@@ -12,7 +12,7 @@ from staged import materialize_staged
 from assets import judgments, statutes
 from nyaya.judgments.graph import to_networkx
 from nyaya.judgments.tables import EntityIndex
-from pipelines.resources import NyayaSettings, ParquetIOManager
+from pipelines.resources import NyayaSettings, project_resources
 
 ASSETS = dg.load_assets_from_modules([statutes, judgments])
 CHECKS = dg.load_asset_checks_from_modules([judgments])
@@ -21,9 +21,8 @@ CHECKS = dg.load_asset_checks_from_modules([judgments])
 @pytest.fixture(scope="module")
 def built(fixture_corpus, tmp_path_factory):
     data_dir = tmp_path_factory.mktemp("data")
-    resources = {"settings": NyayaSettings(corpus_root=str(fixture_corpus),
-                                           data_dir=str(data_dir)),
-                 "io_manager": ParquetIOManager(data_dir=str(data_dir))}
+    resources = project_resources(NyayaSettings(corpus_root=str(fixture_corpus),
+                                                data_dir=str(data_dir)))
     result = materialize_staged([*ASSETS, *CHECKS], resources, raise_on_error=False)
     tables = {name: pd.read_parquet(data_dir / "warehouse" / f"{name}.parquet")
               for name in ("judgments", "sc_case_registry", "judgment_quarantine",
@@ -128,10 +127,9 @@ def test_a_datasets_source_joins_the_corpus_through_the_same_asset(fixture_corpu
     path = tmp_path / "extra.jsonl"
     path.write_text("\n".join(json.dumps(row) for row in rows), encoding="utf-8")
     data_dir = tmp_path / "data"
-    resources = {"settings": NyayaSettings(corpus_root=str(fixture_corpus),
-                                           data_dir=str(data_dir),
-                                           judgments_dataset=str(path)),
-                 "io_manager": ParquetIOManager(data_dir=str(data_dir))}
+    resources = project_resources(NyayaSettings(corpus_root=str(fixture_corpus),
+                                                data_dir=str(data_dir),
+                                                judgments_dataset=str(path)))
     result = materialize_staged([judgments.judgment_parts, judgments.judgment_sources],
                                 resources)
     assert result.success

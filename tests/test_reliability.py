@@ -27,7 +27,7 @@ from nyaya.index.embedders import Embedder, load_embedder
 from nyaya.index.store import EdgeStore
 from nyaya.tables import CorruptTableError, checksum_path, read_table, write_table
 from pipelines.freshness import keys_to_run
-from pipelines.resources import ParquetIOManager
+from pipelines.resources import NyayaSettings, project_resources
 
 WORDS = ("court section act offence punishment appeal accused evidence witness property "
          "contract tenant landlord bail custody murder theft cheating forgery dowry cruelty "
@@ -135,7 +135,7 @@ def downstream_table(upstream_table: pd.DataFrame) -> pd.DataFrame:
 
 
 def test_a_run_rebuilds_a_corrupted_table_and_a_load_stops_clearly(tmp_path: Path) -> None:
-    resources = {"io_manager": ParquetIOManager(data_dir=str(tmp_path))}
+    resources = project_resources(NyayaSettings(data_dir=str(tmp_path)))
     defs = dg.Definitions(assets=[upstream_table, downstream_table], resources=resources,
                           jobs=[dg.define_asset_job("job", selection=dg.AssetSelection.all())])
     instance = dg.DagsterInstance.ephemeral()
