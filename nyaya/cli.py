@@ -159,13 +159,14 @@ def add_commands(commands: argparse._SubParsersAction,
     verify.set_defaults(handler=_verify, relevance_judge=judge)
     segments = commands.add_parser(
         "verify-segments", help="check each [E1]-marked segment of a text against an evidence "
-        "store (specification 002): exit 0 when every segment is verified, 1 otherwise, 2 on "
-        "bad input")
+        "store (the segment-verification specification): exit 0 when every segment is "
+        "verified, 1 otherwise, 2 on bad input")
     segments.add_argument("file", help="a text file, or - for standard input")
     segments.add_argument("--evidence", required=True, metavar="EVIDENCE.json",
                           help='a JSON list of {"id": "E1", "claim": ..., "quote_span": ..., '
                           '"source": ...}')
-    segments.add_argument("--json", action="store_true", help="print specification 002's JSON")
+    segments.add_argument("--json", action="store_true",
+                          help="print the segment-verification specification's JSON layout")
     segments.add_argument("--threshold", type=float, default=None,
                           help="support score a segment needs (default: the calibrated value)")
     segments.add_argument("--llm", action="store_true",
