@@ -1,6 +1,7 @@
 """Start ingestion when the corpus changes (compared by content fingerprint): first the
-partitions that changed (statute sources, years of judgments), then, once those parts are
-built, the ingest job."""
+partitions that changed (statute sources, years of judgments: the parts jobs the ingest job's
+stage plan starts with, `pipelines/stages.py`), then, once those parts are built, the ingest
+job."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ def corpus_change_sensor(parts_jobs: list[dg.UnresolvedAssetJobDefinition],
         away when no partition changed (a mapping, say)."""
         from pipelines.freshness import partitions_to_run
         from pipelines.partitions import CORPUS_PARTITIONS, range_tags
+        from pipelines.stages import Project, parts_jobs_before
 
         settings = Settings.from_env()
         corpus = settings.corpus_root
@@ -35,7 +37,8 @@ def corpus_change_sensor(parts_jobs: list[dg.UnresolvedAssetJobDefinition],
         context.update_cursor(fingerprint)
         tags = {"corpus_fingerprint": fingerprint}
         requests, partition_requests = [], []
-        for keyed in CORPUS_PARTITIONS:
+        first = parts_jobs_before(Project.of_repository(context.repository_def), ingest_job.name)
+        for keyed in (keyed for keyed in CORPUS_PARTITIONS if keyed.job in first):
             current = keyed.fingerprints(settings)
             held = keyed.partitions.get_partition_keys(dynamic_partitions_store=context.instance)
             added = [key for key in current if key not in held]

@@ -19,7 +19,7 @@ storage, like any asset outside the job.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import dagster as dg
@@ -91,11 +91,30 @@ def plan(graph: dg.AssetGraph, keys: Iterable[dg.AssetKey]) -> list[Stage]:
     return stages
 
 
-def job_plan_keys(defs: dg.Definitions, job_name: str) -> set[dg.AssetKey]:
+@dataclass(frozen=True)
+class Project:
+    """The asset graph and the jobs a plan is made from: a Definitions', or the repository's
+    a sensor sees."""
+
+    graph: dg.AssetGraph
+    jobs: Mapping[str, dg.JobDefinition]
+
+    @classmethod
+    def of(cls, defs: dg.Definitions) -> Project:
+        return cls(defs.resolve_asset_graph(),
+                   {job.name: defs.resolve_job_def(job.name) for job in defs.jobs})
+
+    @classmethod
+    def of_repository(cls, repository: dg.RepositoryDefinition) -> Project:
+        return cls(repository.asset_graph, {job.name: job for job in repository.get_all_jobs()
+                                            if not job.name.startswith("__")})
+
+
+def job_plan_keys(project: Project, job_name: str) -> set[dg.AssetKey]:
     """The job's assets plus the corpus-partitioned assets it reads and whose inputs it builds
     (or that read only the corpus)."""
-    graph = defs.resolve_asset_graph()
-    keys = set(defs.resolve_job_def(job_name).asset_layer.executable_asset_keys)
+    graph = project.graph
+    keys = set(project.jobs[job_name].asset_layer.executable_asset_keys)
     inside = set(keys)
     for key in keys:
         for parent in graph.get(key).parent_keys:
@@ -107,16 +126,26 @@ def job_plan_keys(defs: dg.Definitions, job_name: str) -> set[dg.AssetKey]:
     return inside
 
 
-def parts_job(defs: dg.Definitions, stage: Stage) -> str:
+def parts_job(project: Project, stage: Stage) -> str:
     """The job of the project that builds a corpus-partitioned stage's assets."""
     wanted = set(stage.keys)
-    for job in defs.jobs:
-        resolved = defs.resolve_job_def(job.name)
-        if resolved.partitions_def is stage.partitions and \
-                wanted <= set(resolved.asset_layer.executable_asset_keys):
-            return job.name
+    for name, job in project.jobs.items():
+        if job.partitions_def is stage.partitions and \
+                wanted <= set(job.asset_layer.executable_asset_keys):
+            return name
     raise ValueError(f"no job builds {sorted(k.to_user_string() for k in wanted)} per "
                      f"{stage.partitions.name}")
+
+
+def parts_jobs_before(project: Project, job_name: str) -> list[str]:
+    """The parts jobs a run of the job starts with (corpus-partitioned stages whose inputs are
+    the corpus only), in the plan's order: what the corpus sensor requests."""
+    jobs = []
+    for stage in plan(project.graph, job_plan_keys(project, job_name)):
+        if stage.partitions is None:
+            break
+        jobs.append(parts_job(project, stage))
+    return jobs
 
 
 def run_outcome(job: str, result, echo: Callable[[str], None] = print) -> int:
@@ -151,9 +180,10 @@ class StagedRun:
             choose: Callable[[str], Choice] | None = None) -> int:
         """Run the job's stages; the exit code: 0, 1 when a run failed or a check did not
         pass (the stages after a failed check still run, as in one run), 2 on bad usage."""
-        graph = self.defs.resolve_asset_graph()
-        job_keys = set(self.defs.resolve_job_def(job_name).asset_layer.executable_asset_keys)
-        pending = job_plan_keys(self.defs, job_name)
+        project = Project.of(self.defs)
+        graph = project.graph
+        job_keys = set(project.jobs[job_name].asset_layer.executable_asset_keys)
+        pending = job_plan_keys(project, job_name)
         partitioned = {key for key in pending if _corpus_partitions(graph, key)}
         rebuilt: set[dg.AssetKey] = set()  # downstream of the partitions built: to build
         selected, code, did_work = select is None, 0, False
@@ -173,7 +203,7 @@ class StagedRun:
                 if not succeeded:
                     return outcome or 1
                 continue
-            built = self._parts(parts_job(self.defs, stage), choose)
+            built = self._parts(parts_job(project, stage), choose)
             if built is None:
                 return 1
             if built:

@@ -7,7 +7,15 @@ import dagster as dg
 import pytest
 
 from pipelines.definitions import defs
-from pipelines.stages import Stage, job_plan_keys, next_stage, parts_job, plan
+from pipelines.stages import (
+    Project,
+    Stage,
+    job_plan_keys,
+    next_stage,
+    parts_job,
+    parts_jobs_before,
+    plan,
+)
 
 SOURCES = dg.DynamicPartitionsDefinition(name="toy_sources")
 YEARS = dg.DynamicPartitionsDefinition(name="toy_years")
@@ -97,10 +105,18 @@ def test_a_stage_that_cannot_start_is_refused_by_name():
     ("judgment_vectors_job", ["judgment_vectors_job"]),
 ])
 def test_each_job_of_the_project_runs_in_the_stages_nyaya_run_takes(job, expected):
-    stages = plan(defs.resolve_asset_graph(), job_plan_keys(defs, job))
-    jobs = [parts_job(defs, stage) if stage.partitions else None for stage in stages]
+    project = Project.of(defs)
+    stages = plan(project.graph, job_plan_keys(project, job))
+    jobs = [parts_job(project, stage) if stage.partitions else None for stage in stages]
     assert sorted(jobs, key=str) == sorted(expected, key=str)
     kinds = [job is None for job in jobs]
     assert kinds == [job is None for job in expected]
     built = {key for stage in stages for key in stage.keys}
     assert set(defs.resolve_job_def(job).asset_layer.executable_asset_keys) <= built
+
+
+def test_the_corpus_sensor_requests_the_parts_jobs_the_ingest_job_starts_with():
+    project = Project.of_repository(defs.get_repository_def())
+    assert sorted(parts_jobs_before(project, "ingest_job")) == ["judgment_parts_job",
+                                                               "statute_parts_job"]
+    assert parts_jobs_before(project, "index_job") == []  # it starts with the documents
