@@ -12,7 +12,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from evals.querysets import QuerySet, QuerySetError, load_queryset, read_qrels_lines
+from evals.querysets import (
+    QuerySet,
+    QuerySetError,
+    load_queryset,
+    queryset_names,
+    read_qrels_lines,
+)
 
 CORPUS_SETS = ("aila2019-precedents", "aila2019-statutes", "irled2017-precedents")
 # the judgment sources each precedent set is judged over: its candidates, and only those
@@ -92,4 +98,10 @@ def load_any_queryset(name: str, corpus_root: Path,
     """An authored set from evals/querysets/, or a corpus set by its name."""
     if name in CORPUS_SETS:
         return load_corpus_set(name, corpus_root, judgments)
-    return load_queryset(name)
+    try:
+        return load_queryset(name)
+    except QuerySetError as err:
+        if name in queryset_names():
+            raise
+        raise QuerySetError(f"unknown query set {name!r}: a name, one of "
+                            f"{', '.join([*queryset_names(), *CORPUS_SETS])}") from err

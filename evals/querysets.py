@@ -70,7 +70,17 @@ def _query_rows(path: Path) -> list[dict]:
     return rows
 
 
+def queryset_names(root: Path = QUERYSETS) -> list[str]:
+    """The authored sets: each folder of `root` that holds a queries.jsonl."""
+    return sorted(path.parent.name for path in root.glob("*/queries.jsonl"))
+
+
 def load_queryset(name: str, root: Path = QUERYSETS) -> QuerySet:
+    """An authored set by its name: a folder of `root`, never a path (a name with a separator
+    or `..` would read files outside it)."""
+    if Path(name).name != name or name in (".", "..") or not (root / name).is_dir():
+        raise QuerySetError(f"unknown query set {name!r}: a name, one of "
+                            f"{', '.join(queryset_names(root)) or '(none)'} (in {root})")
     folder = root / name
     queries_path, qrels_path = folder / "queries.jsonl", folder / "qrels.txt"
     queries = pd.DataFrame(_query_rows(queries_path))
