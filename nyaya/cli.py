@@ -65,7 +65,7 @@ def _verify(args: argparse.Namespace) -> int:
         checker = StatuteChecker.from_settings(settings)
         llm = _llm(settings) if args.llm else None
         judge = args.relevance_judge(settings) if args.query else None
-        text = sys.stdin.read() if args.file == "-" else _read_text(Path(args.file))
+        text = _read_text(args.file)
     except (OSError, ValueError) as err:
         print(f"nyaya verify: {err}", file=sys.stderr)
         return 2
@@ -93,11 +93,15 @@ def _llm(settings: Settings):
     return endpoint
 
 
-def _read_text(path: Path) -> str:
+def _read_text(file: str) -> str:
+    """The text of a file, or of standard input for "-": UTF-8, refused with the offset of
+    the first bad byte (a replaced byte could hide a section number)."""
+    where = "standard input" if file == "-" else file
+    data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
     try:
-        return path.read_text(encoding="utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise ValueError(f"{path}: not UTF-8 text (byte {err.start})") from err
+        raise ValueError(f"{where}: not UTF-8 text (byte {err.start})") from err
 
 
 def _verify_segments(args: argparse.Namespace) -> int:
@@ -111,7 +115,7 @@ def _verify_segments(args: argparse.Namespace) -> int:
 
     try:  # SegmentInputError (bad evidence) and a bad threshold are ValueErrors
         evidence = load_evidence_store(Path(args.evidence))
-        text = sys.stdin.read() if args.file == "-" else _read_text(Path(args.file))
+        text = _read_text(args.file)
         threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
         judge = LlmSegmentJudge(_llm(Settings.from_env())) if args.llm else None
         report = verify_segments(text, evidence, threshold=threshold, judge=judge)

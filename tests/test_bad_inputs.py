@@ -9,7 +9,9 @@ should change: it starts failing the day the code is fixed, and the mark comes o
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 import types
 from pathlib import Path
 
@@ -637,8 +639,11 @@ def test_cli_bad_arguments_exit_2_with_usage(capsys, args, message):
     bad("CLI", "verify of a file not UTF-8",
         lambda root: write(root / "answer.txt", b"Section 302 IPC caf\xe9\n"),
         "{file}: not UTF-8 text (byte 19)"),
+    bad("CLI", "verify of standard input not UTF-8", lambda root: "-",
+        "standard input: not UTF-8 text (byte 19)"),
 ])
-def test_verify_cli_names_an_unreadable_input(tables, capsys, make, message):
+def test_verify_cli_names_an_unreadable_input(tables, capsys, monkeypatch, make, message):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"Section 302 IPC caf\xe9\n")))
     file = make(tables)
     assert main(["verify", str(file)]) == 2
     captured = capsys.readouterr()

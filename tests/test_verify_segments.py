@@ -455,15 +455,15 @@ def test_cli_all_verified(capsys):
 def test_cli_unverified_from_stdin_with_threshold(capsys, monkeypatch):
     evidence = str(FIXTURES / "evidence.json")
     wrong = "Nothing done by a child under twelve years of age is an offence [E2]."
-    monkeypatch.setattr(sys, "stdin", io.StringIO(wrong))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(wrong.encode())))
     assert _cli(["-", "--evidence", evidence, "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["segments"][0]["verified"] == "No"
     assert "numbers not in the evidence: twelve" in report["segments"][0]["verification_reason"]
     paraphrase = "Nothing done by a child under seven years is an offence in any court [E2]."
-    monkeypatch.setattr(sys, "stdin", io.StringIO(paraphrase))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(paraphrase.encode())))
     assert _cli(["-", "--evidence", evidence]) == 1
-    monkeypatch.setattr(sys, "stdin", io.StringIO(paraphrase))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(paraphrase.encode())))
     assert _cli(["-", "--evidence", evidence, "--threshold", "0.5"]) == 0
 
 

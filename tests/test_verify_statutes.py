@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from datetime import date
@@ -290,7 +291,7 @@ def test_cli_exit_codes(warehouse, capsys, text, args, code):
 
 
 def test_cli_reads_stdin_and_prints_blocks(warehouse, capsys, monkeypatch):
-    monkeypatch.setattr(sys, "stdin", __import__("io").StringIO("Section 999 BNS."))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"Section 999 BNS.")))
     assert main(["verify", "-"]) == 1
     out = capsys.readouterr().out
     assert "ACTION REQUIRED: Remove this citation" in out and "Note: cases skipped" in out
