@@ -20,6 +20,18 @@ from nyaya.tables import read_table
 
 VERIFIED = "VERIFIED"
 NOT_FOUND = "NOT_FOUND"
+CONSTITUTION = "COI"  # its curated act code (nyaya/facts/acts.yaml): numbered in Articles
+
+
+def provision_label(act_code: str | None, number: str | None, unit: str | None = None) -> str:
+    """How a provision is named in every message: "BNS_2023 s.103(1)", "COI Art.21"."""
+    kind = "Art." if act_code == CONSTITUTION else "s."
+    return f"{act_code or '?'} {kind}{number or '?'}{unit or ''}"
+
+
+def _text(value: object) -> str | None:
+    """A table cell as text: None for a missing one (pandas gives NaN, not None)."""
+    return value if isinstance(value, str) and value.strip() else None
 
 ARTICLE = re.compile(r"\b(?:article|art\.?)\s*(?P<number>\d+[A-Za-z]{0,2})", re.IGNORECASE)
 SECTION_WORD = re.compile(
@@ -188,10 +200,10 @@ class StatuteLookup:
         result.status = VERIFIED
         result.section_number = row["section_number"]
         result.title = row["title"]
-        result.era = act.get("era")
-        result.applicable_from = act.get("applicable_from")
-        result.chapter_number = row.get("chapter_number")
-        result.chapter_title = row.get("chapter_title")
+        result.era = _text(act.get("era"))
+        result.applicable_from = _text(act.get("applicable_from"))
+        result.chapter_number = _text(row.get("chapter_number"))
+        result.chapter_title = _text(row.get("chapter_title"))
         result.section_status = row["status"]
         result.extraction_confidence = row["extraction_confidence"]
         result.text_preview = self._preview(key, row)
@@ -220,7 +232,7 @@ def _merge_link(links: list[dict], act_code: str, section: str, row: dict) -> No
 
 def render_block(result: LookupResult) -> str:
     """The human-readable VERIFIED / NOT_FOUND block (layout of specification 000, s.6-7)."""
-    cited = f"{result.act_code or '?'} s.{result.section_number or '?'}{result.unit or ''}"
+    cited = provision_label(result.act_code, result.section_number, result.unit)
     if not result.found:
         return (f"CITATION NOT VERIFIED: {cited}\n"
                 f"Status: NOT_FOUND — {result.reason}.\n"
@@ -234,7 +246,8 @@ def render_block(result: LookupResult) -> str:
         f"Era: {result.era} | Applicable from: {result.applicable_from or 'not recorded'}",
     ]
     if result.chapter_number:
-        lines.append(f"Chapter: {result.chapter_number} — {result.chapter_title or ''}".rstrip())
+        lines.append(f"Chapter: {result.chapter_number}"
+                     + (f" — {result.chapter_title}" if result.chapter_title else ""))
     if result.section_status != "in_force":
         lines.append(f"Section status: {result.section_status}")
     if result.extraction_confidence is not None and result.extraction_confidence < 1.0:
@@ -243,7 +256,7 @@ def render_block(result: LookupResult) -> str:
     for link in result.successors:
         units = f" [{', '.join(link['units'])}]" if link["units"] else ""
         flag = " (mapping tables disagree)" if link["disagreement"] else ""
-        lines.append(f"Successor: {link['act_code']} s.{link['section_number']}{units} "
-                     f"({link['relation']}){flag}")
+        successor = provision_label(link["act_code"], link["section_number"])
+        lines.append(f"Successor: {successor}{units} ({link['relation']}){flag}")
     lines.append(f"Text (preview): {result.text_preview}")
     return "\n".join(lines)

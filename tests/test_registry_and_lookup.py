@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from nyaya.lookup import NOT_FOUND, VERIFIED, StatuteLookup, parse_citation, render_block
+from nyaya.lookup import (
+    NOT_FOUND,
+    VERIFIED,
+    StatuteLookup,
+    parse_citation,
+    provision_label,
+    render_block,
+)
 from nyaya.statutes import frames
 from nyaya.statutes.ingest import ingest_statutes
 from nyaya.statutes.registry import acronym, build_alias_index, derive_codes, normalize_alias
@@ -119,3 +126,21 @@ def test_false_friend_is_found_but_is_not_murder(lookup):
     # BNS 302 exists (religious feelings): existence alone must not be read as "murder".
     result = lookup.lookup("BNS 302")
     assert result.status == VERIFIED and "religious" in result.title
+
+
+@pytest.mark.parametrize(("act", "number", "unit", "label"), [
+    ("BNS_2023", "103", "(1)", "BNS_2023 s.103(1)"),
+    ("COI", "21", None, "COI Art.21"),  # the Constitution is numbered in Articles
+    (None, None, None, "? s.?"),
+])
+def test_provision_label(act, number, unit, label):
+    assert provision_label(act, number, unit) == label
+
+
+def test_a_missing_chapter_title_is_left_out_not_printed_as_nan(lookup, monkeypatch):
+    row = dict(lookup.sections[("BNS_2023", "103")], chapter_title=float("nan"))
+    monkeypatch.setitem(lookup.sections, ("BNS_2023", "103"), row)  # as pandas gives it
+    block = render_block(lookup.lookup("BNS 103"))
+    assert "Chapter: VI\n" in block and "nan" not in block
+    article = lookup.lookup("Article 21")
+    assert render_block(article).startswith("CITATION VERIFIED: COI Art.21")

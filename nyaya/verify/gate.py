@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING
 
+from nyaya.lookup import provision_label
 from nyaya.verify.model import (
     FALSE_FRIEND,
     FOUND,
@@ -133,7 +134,7 @@ def render_verdict(verdict: CitationVerdict) -> str:
     """One citation's block: what was checked, the verdict with its reason, what to do."""
     if verdict.kind != "statute":
         return _case_block(verdict)
-    cited = f"{verdict.act_code or '?'} s.{verdict.section_number or '?'}{verdict.unit or ''}"
+    cited = provision_label(verdict.act_code, verdict.section_number, verdict.unit)
     info = verdict.matched or {}
     if verdict.not_applicable:
         return "\n".join([
@@ -189,4 +190,4 @@ def _link(link: dict) -> str:
     units = f" [{', '.join(link['units'])}]" if link.get("units") else ""
     relation = link.get("relation") or "unspecified"
     flag = " (mapping tables disagree)" if link.get("disagreement") else ""
-    return f"{link['act_code']} s.{link['section_number']}{units} ({relation}){flag}"
+    return f"{provision_label(link['act_code'], link['section_number'])}{units} ({relation}){flag}"

@@ -52,6 +52,7 @@ import numpy as np
 import pandas as pd
 
 from nyaya.judgments.domains import CitedProvision, DomainTagger
+from nyaya.lookup import provision_label
 from nyaya.retrieval.query_analysis import QueryAnalyzer
 from nyaya.retrieval.tokenize import tokenize
 from nyaya.settings import Settings
@@ -264,7 +265,7 @@ class RelevanceJudge:
 
     def judge(self, query: str, act_code: str, section_number: str) -> Relevance:
         """RELEVANT / TANGENTIAL / NOT_APPLICABLE for one cited section, with the reason."""
-        cited = f"{act_code} s.{section_number}"
+        cited = provision_label(act_code, section_number)
         labeled = self.labeled.get(normalize_query(query))
         if labeled is not None:
             grade = labeled.grades.get((act_code, normalize_section_number(section_number)))

@@ -31,7 +31,13 @@ from datetime import date
 from functools import lru_cache
 
 from nyaya.citations.statutes import ORDER_RULE, StatuteMention, extract_statute_mentions
-from nyaya.lookup import LookupResult, ParsedCitation, StatuteLookup, read_sections
+from nyaya.lookup import (
+    LookupResult,
+    ParsedCitation,
+    StatuteLookup,
+    provision_label,
+    read_sections,
+)
 from nyaya.settings import Settings
 from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.registry import AliasIndex, alias_index_from_rows
@@ -209,7 +215,7 @@ class StatuteChecker:
         friend = self._false_friend(text, mention, result)
         if friend:
             return self._false_friend_verdict(verdict, result, friend)
-        label = _label(mention.act_code, result.section_number, mention.unit)
+        label = provision_label(mention.act_code, result.section_number, mention.unit)
         if mention.act_code in REPEALED_BY:
             verdict.successors = list(result.successors)
             successors = _names(result.successors) or "none recorded in the transition map"
@@ -267,8 +273,8 @@ class StatuteChecker:
 
     def _false_friend_verdict(self, verdict: CitationVerdict, result: LookupResult,
                               friend: _FalseFriend) -> CitationVerdict:
-        cited = _label(verdict.act_code, result.section_number, None)
-        other = _label(friend.other_act, friend.other_row["section_number"], None)
+        cited = provision_label(verdict.act_code, result.section_number, None)
+        other = provision_label(friend.other_act, friend.other_row["section_number"], None)
         verdict.status = FALSE_FRIEND
         verdict.successors = friend.links
         scores = f"context overlap {friend.score:g} vs {friend.cited_score:g}"
@@ -311,12 +317,8 @@ def verify_statutes(text: str, checker: StatuteChecker, *, as_of: date | None = 
     return verdicts
 
 
-def _label(act_code: str | None, section: str | None, unit: str | None) -> str:
-    return f"{act_code or '?'} s.{section or '?'}{unit or ''}"
-
-
 def _names(links: list[dict]) -> str:
-    return ", ".join(f"{link['act_code']} s.{link['section_number']}"
+    return ", ".join(provision_label(link["act_code"], link["section_number"])
                      + (f" ({link['relation']})" if link.get("relation") not in (
                          None, "unspecified") else "")
                      for link in links)
