@@ -35,12 +35,21 @@ def _lookup(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as err:
         print(f"nyaya lookup: {err}", file=sys.stderr)
         return 2
-    result = lookup.lookup(" ".join(args.citation))
+    results = [lookup.lookup(citation) for citation in citations_of(args.citation)]
     if args.json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+        found = [result.to_dict() for result in results]
+        print(json.dumps(found[0] if len(found) == 1 else found, ensure_ascii=False, indent=2))
     else:
-        print(render_block(result))
-    return 0 if result.found else 1
+        print("\n\n".join(render_block(result) for result in results))
+    return 0 if all(result.found for result in results) else 1
+
+
+def citations_of(words: list[str]) -> list[str]:
+    """The citations on a lookup's command line: several when each was quoted as a whole
+    (`"BNS 103" "IPC 302"`), else the words are one citation (`BNS 103`)."""
+    if len(words) > 1 and all(len(word.split()) > 1 for word in words):
+        return words
+    return [" ".join(words)]
 
 
 def _load_case_verifier(settings: Settings, llm=None):
@@ -142,8 +151,11 @@ def add_commands(commands: argparse._SubParsersAction,
     """lookup, verify and verify-segments; `verify --query` judges relevance with `judge`
     (the top layer passes one that also knows the labeled sets' qrels)."""
     lookup = commands.add_parser(
-        "lookup", help="exact lookup of a statute citation: exit 0 when found, 1 when not")
-    lookup.add_argument("citation", nargs="+", help='e.g. BNS 103, "s. 302 IPC", "Article 21"')
+        "lookup", help="exact lookup of statute citations: exit 0 when every one is found, 1 "
+        "when not")
+    lookup.add_argument("citation", nargs="+",
+                        help='one citation (BNS 103, "s. 302 IPC", Article 21), or several, each '
+                        'quoted: "BNS 103" "IPC 302" "Art 21"')
     lookup.add_argument("--json", action="store_true", help="print a JSON object")
     lookup.set_defaults(handler=_lookup)
     verify = commands.add_parser(

@@ -324,3 +324,24 @@ def test_the_gate_never_crashes_and_every_verdict_points_into_the_text(text):
         start, end = verdict.span
         assert 0 <= start < end <= len(text)
         assert verdict.reason
+
+
+@pytest.mark.parametrize(("words", "citations"), [
+    (["BNS", "103"], ["BNS 103"]),
+    (["s. 302 IPC"], ["s. 302 IPC"]),
+    (["Section 302", "IPC"], ["Section 302 IPC"]),  # a bare word: the words are one citation
+    (["BNS 103", "IPC 302", "Art 21"], ["BNS 103", "IPC 302", "Art 21"]),
+])
+def test_lookup_reads_one_citation_or_several_quoted(words, citations):
+    assert cli.citations_of(words) == citations
+
+
+def test_lookup_cli_answers_each_quoted_citation(warehouse, capsys):
+    assert main(["lookup", "BNS 103", "IPC 302", "--json"]) == 0
+    answers = json.loads(capsys.readouterr().out)
+    assert [(a["act_code"], a["section_number"], a["status"]) for a in answers] == [
+        ("BNS_2023", "103", "VERIFIED"), ("IPC_1860", "302", "VERIFIED")]
+    assert main(["lookup", "BNS 103", "BNS 999"]) == 1  # one not found
+    blocks = capsys.readouterr().out
+    assert "CITATION VERIFIED: BNS_2023 s.103" in blocks
+    assert "CITATION NOT VERIFIED: BNS_2023 s.999" in blocks
