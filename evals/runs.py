@@ -67,7 +67,10 @@ def read_trec(path: Path) -> pd.DataFrame:
         if len(parts) != 6:
             raise TrecRunError(f"{path}:{number}: expected 6 columns "
                                f"'qid Q0 doc_id rank score tag', got {len(parts)}")
-        qid, _, doc_id, _, score, tag = parts
+        qid, _, doc_id, rank, score, tag = parts
+        if not rank.isdigit():  # the rank is not used (ties are broken by doc id), but a
+            # file whose ranks are not numbers is not the TREC run it claims to be
+            raise TrecRunError(f"{path}:{number}: rank {rank!r} is not a whole number")
         try:
             value = float(score)
         except ValueError:

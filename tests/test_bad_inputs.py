@@ -417,6 +417,8 @@ def test_bad_config_content_names_config_and_key(make, params, message):
         "run.trec:1: score 'nan' is not a finite number"),
     bad("TREC runs", "score infinite", "q1 Q0 a 1 1.0 t\nq1 Q0 b 2 -inf t\n", TrecRunError,
         "run.trec:2: score '-inf' is not a finite number"),
+    bad("TREC runs", "rank not a number", "q1 Q0 a 1 1.0 t\nq1 Q0 b two 0.5 t\n", TrecRunError,
+        "run.trec:2: rank 'two' is not a whole number"),
 ])
 def test_bad_trec_run_names_the_file(tmp_path, content, error, message):
     path = tmp_path / "run.trec"
