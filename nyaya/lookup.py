@@ -231,12 +231,15 @@ def _merge_link(links: list[dict], act_code: str, section: str, row: dict) -> No
 
 
 def render_block(result: LookupResult) -> str:
-    """The human-readable VERIFIED / NOT_FOUND block (layout of specification 000, s.6-7)."""
+    """The human-readable VERIFIED / NOT_FOUND block for a person looking a citation up (the
+    layout of the citation-verification flow specification; `nyaya verify` words its action
+    for a model's answer instead)."""
     cited = provision_label(result.act_code, result.section_number, result.unit)
     if not result.found:
         return (f"CITATION NOT VERIFIED: {cited}\n"
                 f"Status: NOT_FOUND — {result.reason}.\n"
-                "ACTION REQUIRED: Remove this citation from the response.")
+                "Do not cite it as written: check the Act and the section number against the "
+                "statute.")
     lines = [
         f"CITATION VERIFIED: {cited}",
         "Status: VERIFIED (source: canonical sections table)",

@@ -100,7 +100,7 @@ def _successors(verdict) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize(("text", "as_of", "status", "act", "section", "successors", "says"), [
     ("Section 103 BNS punishes murder.", None, VERIFIED, "BNS_2023", "103", [],
-     "canonical table, not yet indexed"),
+     "canonical sections table"),
     ("The accused is charged under Section 999 BNS.", None, NOT_FOUND, "BNS_2023", "999", [],
      "do not renumber or substitute"),
     ("Section 12 of the Frobnicate Act applies.", None, NOT_FOUND, None, "12", [],
@@ -253,7 +253,7 @@ def test_rendered_blocks(checker):
     blocks = render_blocks(report)
     assert blocks.startswith(f"OVERALL: {PARTIALLY_VERIFIED}")
     assert "CITATION VERIFIED: BNS_2023 s.103\n" in blocks
-    assert "Status: VERIFIED (source: canonical table, not yet indexed)" in blocks
+    assert "Status: VERIFIED (source: canonical sections table)" in blocks
     assert "Section: 103 — Punishment for murder" in blocks
     assert "CITATION NOT VERIFIED: BNS_2023 s.999" in blocks
     assert blocks.count("ACTION REQUIRED: Remove this citation") == 3

@@ -23,7 +23,7 @@ NOT_APPLICABLE = "NOT_APPLICABLE"  # exists, but does not answer the query: remo
 
 # where an existing statute citation was confirmed
 SOURCE_VECTOR_STORE = "vector store"
-SOURCE_CANONICAL_TABLE = "canonical table, not yet indexed"
+SOURCE_CANONICAL_TABLE = "canonical sections table"  # the command does not ask the store
 
 # overall status of a response
 OVERALL_VERIFIED = "VERIFIED"
