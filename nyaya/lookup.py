@@ -20,6 +20,7 @@ from nyaya.tables import read_table
 
 VERIFIED = "VERIFIED"
 NOT_FOUND = "NOT_FOUND"
+DOUBLED_STOP = re.compile(r"(?<!\.)\.\.(?=\s|$)")  # "fine.. (2)", not an ellipsis "..."
 CONSTITUTION = "COI"  # its curated act code (nyaya/facts/acts.yaml): numbered in Articles
 
 
@@ -173,7 +174,9 @@ class StatuteLookup:
         gate resolves the same sections over and over."""
         found = self._previews.get(key)
         if found is None:
-            text = " ".join(row["text"].split())
+            # India Code prints some clause ends doubled ("liable to fine..", 84 sections):
+            # the table keeps the source as printed, the preview reads as the law does
+            text = DOUBLED_STOP.sub(".", " ".join(row["text"].split()))
             found = self._previews[key] = text[:300] + ("..." if len(text) > 300 else "")
         return found
 

@@ -146,3 +146,15 @@ def test_a_missing_chapter_title_is_left_out_not_printed_as_nan(lookup, monkeypa
     assert "Chapter: VI\n" in block and "nan" not in block
     article = lookup.lookup("Article 21")
     assert render_block(article).startswith("CITATION VERIFIED: COI Art.21")
+
+
+@pytest.mark.parametrize(("text", "preview"), [
+    ("liable to fine..\n\n(2) When", "liable to fine. (2) When"),
+    ("and so on... the rest", "and so on... the rest"),  # an ellipsis stays
+    ("ends with fine..", "ends with fine."),
+])
+def test_the_preview_reads_a_doubled_stop_as_one(lookup, monkeypatch, text, preview):
+    row = dict(lookup.sections[("BNS_2023", "103")], text=text)
+    monkeypatch.setitem(lookup.sections, ("BNS_2023", "103"), row)
+    monkeypatch.setattr(lookup, "_previews", {})
+    assert lookup.lookup("BNS 103").text_preview == preview
