@@ -146,7 +146,8 @@ def evaluation_report(context: dg.AssetExecutionContext, settings: NyayaSettings
                       verification_rates: pd.DataFrame,
                       regression_deltas: pd.DataFrame,
                       config_comparison: pd.DataFrame) -> dg.MaterializeResult:
-    """data/reports/<date>/ and data/reports/latest/: report.md, report.html, metrics tables."""
+    """`data/reports/<date>/` and `data/reports/latest/`: report.md, report.html, metrics
+    tables."""
     resolved = settings.resolved()
     now = datetime.now(UTC)
     metrics = retrieval_metrics

@@ -21,16 +21,23 @@ JUDGMENT_YEARS = dg.DynamicPartitionsDefinition(name="judgment_years")
 SOURCE_FINGERPRINT = "source_fingerprint"
 
 
-@dg.observable_source_asset(group_name=GROUP)
+@dg.observable_source_asset(
+    group_name=GROUP,
+    description="Statute texts and the old->new code mapping tables under the corpus root, "
+    "observed by content fingerprint.")
 def statute_corpus(settings: NyayaSettings) -> dg.DataVersion:
-    """Statute texts and the old->new code mapping tables under the corpus root."""
+    """The fingerprint of statutes/ and mappings/ (the UI shows the description above)."""
     corpus = settings.resolved().require_corpus()
     return dg.DataVersion(tree_fingerprint(corpus, ("statutes", "mappings")))
 
 
-@dg.observable_source_asset(group_name=GROUP)
+@dg.observable_source_asset(
+    group_name=GROUP,
+    description="Judgment texts, their metadata and relevance files, plus the optional extra "
+    "dataset, observed by content fingerprint.")
 def judgment_corpus(settings: NyayaSettings) -> dg.DataVersion:
-    """Judgment texts, their metadata and relevance files, plus the optional extra dataset."""
+    """The fingerprint of judgments/ and the extra dataset (the UI shows the description
+    above)."""
     resolved = settings.resolved()
     corpus = resolved.require_corpus()
     fingerprint = tree_fingerprint(corpus, ("judgments",))

@@ -196,3 +196,17 @@ def test_a_part_of_several_tables_is_written_per_table_with_its_provenance(tmp_p
     assert table_provenance(folder / "empty" / "b.parquet") == {"source_fingerprint": "fp-b"}
     combined = pd.read_parquet(tmp_path / "warehouse" / "rows_of_parts.parquet")
     assert combined["part"].tolist() == ["a", "b", "c"]
+
+
+def test_every_asset_says_what_it_is_in_the_ui():
+    """Descriptions render as Markdown there: a bare <date> would vanish as an HTML tag."""
+    from pipelines.definitions import defs
+
+    graph = defs.resolve_asset_graph()
+    described = {key.to_user_string(): graph.get(key).description
+                 for key in graph.get_all_asset_keys()}
+    assert [key for key, text in described.items() if not text] == []
+    assert "`data/reports/<date>/`" in described["evaluation_report"]
+    groups = {graph.get(key).group_name for key in graph.get_all_asset_keys()}
+    assert groups == {"sources", "statute_parts", "judgment_parts", "statutes", "judgments",
+                      "indexes", "evaluation"}  # as docs/using.md lists them
