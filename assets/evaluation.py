@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import dagster as dg
 import pandas as pd
 
+from assets.sources import report_partitions
 from evals import query_types
 from evals.baseline import check_regression, failures, load_baseline
 from evals.configs import config_names
@@ -51,8 +52,10 @@ def retrieval_runs(context: dg.AssetExecutionContext, settings: NyayaSettings) -
     except EvaluationError as err:
         raise dg.Failure(str(err)) from err
     runs = {name: pd.concat(parts, ignore_index=True) for name, parts in frames.items()}
-    context.add_output_metadata({"configs": len(runs),
-                                 "lines": sum(len(frame) for frame in runs.values())})
+    report_partitions(context, runs, {name: {
+        "query_sets": ", ".join(sorted(frame["queryset"].unique())),
+        "queries": int(frame[["queryset", "qid"]].drop_duplicates().shape[0])}
+        for name, frame in runs.items()})
     return runs
 
 
@@ -66,8 +69,10 @@ def retrieval_metrics(context: dg.AssetExecutionContext, settings: NyayaSettings
     headline = metrics[metrics["group"] == "all"][["config", "queryset", "queries",
                                                    "precision@3", "ndcg@10", "map", "mrr",
                                                    "median_ms"]]
-    context.add_output_metadata({"headline": dg.MetadataValue.md(markdown_table(headline))})
-    return {name: frame.reset_index(drop=True) for name, frame in metrics.groupby("config")}
+    by_config = {name: frame.reset_index(drop=True) for name, frame in metrics.groupby("config")}
+    report_partitions(context, by_config, {name: {"headline": dg.MetadataValue.md(
+        markdown_table(headline[headline["config"] == name]))} for name in by_config})
+    return by_config
 
 
 @dg.asset(group_name=GROUP, code_version=CODE_VERSION, deps=ANALYZER_TABLES)

@@ -4,7 +4,12 @@
 import dagster as dg
 import pandas as pd
 
-from assets.sources import JUDGMENT_YEARS, SOURCE_FINGERPRINT, judgment_corpus
+from assets.sources import (
+    JUDGMENT_YEARS,
+    SOURCE_FINGERPRINT,
+    judgment_corpus,
+    report_partitions,
+)
 from evals.judgment_quality import domain_accuracy, statute_extraction_scores
 from nyaya.judgments import tables, validate
 from nyaya.judgments.sources import (
@@ -59,10 +64,12 @@ def judgment_parts(context: dg.AssetExecutionContext, config: ChunkingConfig,
     if DATASET in by_key:
         by_key[DATASET] = read_judgment_dataset(resolved.judgments_dataset)
     context.log.info(f"{len(records)} judgments in {len(by_key)} partitions")
-    return {key: Part(tables.judgment_part(found, bad, config.token_budget), {
-                SOURCE_FINGERPRINT: fingerprints[key], "code_version": CODE_VERSION,
-                "token_budget": str(config.token_budget)})
-            for key, (found, bad) in by_key.items()}
+    parts = {key: Part(tables.judgment_part(found, bad, config.token_budget), {
+                 SOURCE_FINGERPRINT: fingerprints[key], "code_version": CODE_VERSION,
+                 "token_budget": str(config.token_budget)})
+             for key, (found, bad) in by_key.items()}
+    report_partitions(context, parts)
+    return parts
 
 
 @dg.multi_asset(

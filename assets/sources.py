@@ -1,9 +1,13 @@
 """The corpus as observable source assets: their data version is a content fingerprint, so
 Dagster marks every table built from them stale exactly when the files change."""
 
+from collections.abc import Mapping
+
 import dagster as dg
+import pandas as pd
 
 from nyaya.provenance import dataset_fingerprint, tree_fingerprint
+from nyaya.tables import Part
 from pipelines.resources import NyayaSettings
 
 GROUP = "sources"
@@ -44,3 +48,18 @@ def judgment_corpus(settings: NyayaSettings) -> dg.DataVersion:
     if resolved.judgments_dataset:
         fingerprint += "+" + dataset_fingerprint(resolved.judgments_dataset)
     return dg.DataVersion(fingerprint)
+
+
+def report_partitions(context: dg.AssetExecutionContext,
+                      outputs: Mapping[str, Part | pd.DataFrame],
+                      extra: Mapping[str, Mapping] | None = None) -> None:
+    """Each partition's own figures on its own materialization (a run over many partitions
+    records one event per partition; figures of the whole run would repeat on each): its rows,
+    per table for a part, and any `extra` figures of that partition."""
+    for key, value in outputs.items():
+        if isinstance(value, Part):
+            figures = {"dagster/row_count": sum(len(frame) for frame in value.tables.values()),
+                       **{f"{name}_rows": len(frame) for name, frame in value.tables.items()}}
+        else:
+            figures = {"dagster/row_count": len(value)}
+        context.add_asset_metadata({**figures, **(extra or {}).get(key, {})}, partition_key=key)

@@ -4,7 +4,12 @@
 import dagster as dg
 import pandas as pd
 
-from assets.sources import SOURCE_FINGERPRINT, STATUTE_SOURCES, statute_corpus
+from assets.sources import (
+    SOURCE_FINGERPRINT,
+    STATUTE_SOURCES,
+    report_partitions,
+    statute_corpus,
+)
 from nyaya.provenance import source_fingerprint
 from nyaya.statutes import frames, validate
 from nyaya.statutes.ingest import act_codes, parse_source, source_fingerprints
@@ -49,6 +54,7 @@ def statute_parts(context: dg.AssetExecutionContext, settings: NyayaSettings) ->
                           {SOURCE_FINGERPRINT: fingerprints[key], "code_version": CODE_VERSION,
                            "act_code": codes[key]})
     context.log.info(f"{len(parts)} statute sources parsed")
+    report_partitions(context, parts)
     return parts
 
 

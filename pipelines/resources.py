@@ -97,8 +97,10 @@ class ParquetIOManager(dg.ConfigurableIOManager):
                 raise TypeError(f"{asset}: {table_path.name} is a {type(frame).__name__}, "
                                 "not a DataFrame")
             schema = write_table(frame, table_path, provenance.get(table_path)).schema
-        metadata = {"dagster/row_count": sum(len(frame) for frame in tables.values()),
-                    "path": dg.MetadataValue.path(str(path))}
+        metadata = {"path": dg.MetadataValue.path(str(path))}
+        if not context.has_asset_partitions:  # a partition's rows are its own (the asset
+            # reports them: assets.sources.report_partitions), not the run's
+            metadata["dagster/row_count"] = len(obj)
         if provenance:  # parts: several tables, so no one column schema
             metadata["tables"] = sorted({table.parent.name for table in tables})
         else:

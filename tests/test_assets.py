@@ -9,7 +9,7 @@ from staged import materialize_staged
 
 from assets import evaluation, judgments, statutes
 from evals.configs import config_names
-from nyaya.tables import Part, PartTables, table_provenance
+from nyaya.tables import Part, PartTables, read_table, table_provenance
 from pipelines.definitions import defs
 from pipelines.resources import NyayaSettings, ParquetIOManager, project_resources
 
@@ -210,3 +210,19 @@ def test_every_asset_says_what_it_is_in_the_ui():
     groups = {graph.get(key).group_name for key in graph.get_all_asset_keys()}
     assert groups == {"sources", "statute_parts", "judgment_parts", "statutes", "judgments",
                       "indexes", "evaluation"}  # as docs/using.md lists them
+
+
+def test_each_statute_partition_reports_its_own_rows(fixture_corpus, tmp_path):
+    """A run over every partition records one materialization per partition: each carries
+    that partition's rows, not the run's total."""
+    instance = dg.DagsterInstance.ephemeral()
+    materialize_staged(STATUTE_ASSETS, resources_for(fixture_corpus, tmp_path), instance)
+    records = instance.fetch_materializations(dg.AssetKey("statute_parts"), limit=1000).records
+    rows = {record.partition_key: record.asset_materialization.metadata for record in records}
+    sections = {key: meta["sections_rows"].value for key, meta in rows.items()}
+    assert len(rows) > 3 and len(set(sections.values())) > 1  # not one total repeated
+    folder = tmp_path / "warehouse" / "statute_parts" / "sections"
+    assert sections == {path.stem: len(read_table(path)) for path in folder.glob("*.parquet")}
+    for meta in rows.values():
+        assert meta["dagster/row_count"].value == sum(
+            meta[f"{table}_rows"].value for table in ("acts", "sections", "quarantine"))
