@@ -109,6 +109,10 @@ def vectors_asset(definition: coll.CollectionDef) -> dg.AssetsDefinition:
                                log=context.log.info)
         rate = result.embedded / result.seconds if result.embedded else 0.0
         why = Counter(result.rebuilt.values())
+        for partition in partitions or ():  # each partition's own fate; the rest is the run's
+            reason = result.rebuilt.get(partition)
+            context.add_asset_metadata({"part": f"built ({reason})" if reason else "kept"},
+                                       partition_key=partition)
         return dg.MaterializeResult(metadata={
             "embedder": cache.embedder.fingerprint,
             "parts_built": len(result.rebuilt), "parts_kept": result.kept,

@@ -64,6 +64,9 @@ def test_the_second_run_embeds_and_writes_nothing(built):
         assert metadata_of(first, f"{name}_vectors")["newly_embedded"] > 0
         assert metadata_of(second, f"{name}_vectors")["parts_built"] == 0
         assert metadata_of(second, f"{name}_vectors")["parts_kept"] > 0
+        if definition.name != "law_transition_context":  # built per partition: each says so
+            assert metadata_of(first, f"{name}_vectors")["part"].startswith("built (")
+            assert metadata_of(second, f"{name}_vectors")["part"] == "kept"
         assert metadata_of(second, f"{name}_qdrant")["upserted"] == 0
         assert metadata_of(second, f"{name}_qdrant")["deleted"] == 0
     assert metadata_of(second, "sc_judgments_faiss")["hnsw_rebuilt"] is False
