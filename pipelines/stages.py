@@ -172,14 +172,10 @@ class StagedRun:
     echo: Callable[[str], None] = print
     results: list = field(default_factory=list)
 
-    @property
-    def success(self) -> bool:
-        return all(result.success for result in self.results)
-
     def run(self, job_name: str, select: Callable[[], list[dg.AssetKey] | None] | None = None,
             choose: Callable[[str], Choice] | None = None) -> int:
-        """Run the job's stages; the exit code: 0, 1 when a run failed or a check did not
-        pass (the stages after a failed check still run, as in one run), 2 on bad usage."""
+        """Run the job's stages; the exit code: 0, or 1 when a run failed or a check did not
+        pass (the stages after a failed check still run, as in one run)."""
         project = Project.of(self.defs)
         graph = project.graph
         job_keys = set(project.jobs[job_name].asset_layer.executable_asset_keys)
