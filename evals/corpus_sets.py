@@ -98,10 +98,8 @@ def load_any_queryset(name: str, corpus_root: Path,
     """An authored set from evals/querysets/, or a corpus set by its name."""
     if name in CORPUS_SETS:
         return load_corpus_set(name, corpus_root, judgments)
-    try:
-        return load_queryset(name)
-    except QuerySetError as err:
-        if name in queryset_names():
-            raise
+    authored = queryset_names()
+    if name not in authored:
         raise QuerySetError(f"unknown query set {name!r}: a name, one of "
-                            f"{', '.join([*queryset_names(), *CORPUS_SETS])}") from err
+                            f"{', '.join([*authored, *CORPUS_SETS])}")
+    return load_queryset(name)

@@ -96,8 +96,9 @@ def run_configs(settings: Settings, names: Sequence[str], *, first: int | None =
     (data/runs by default). `first` keeps each set's first N queries (quick runs); `loaded`
     hears (side, seconds) when a side's resources are loaded."""
     runs_dir = settings.data_dir / "runs" if runs_dir is None else runs_dir
-    by_side = {side: [name for name in names if load_config(name).params.get(
-        "side", "statutes") == side] for side in SIDES}
+    configs = {name: load_config(name) for name in names}
+    by_side = {side: [name for name, config in configs.items()
+                      if config.params.get("side", "statutes") == side] for side in SIDES}
     judgments = None
     for side, chosen in by_side.items():
         if not chosen:
@@ -122,7 +123,7 @@ def run_configs(settings: Settings, names: Sequence[str], *, first: int | None =
                 loaded(side, time.perf_counter() - started)
             known = set((resources.judgments if precedents else resources.documents)["doc_id"])
             for name in chosen:
-                config = load_config(name)
+                config = configs[name]
                 for queryset_name in config.params["querysets"]:
                     queryset = first_queries(load_any_queryset(
                         queryset_name, settings.corpus_root, judgments), first)

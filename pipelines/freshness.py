@@ -130,8 +130,9 @@ def _stale_vector_parts(settings: Settings, name: str,
                                     settings.bge_m3_path)
     if embedder is None:  # its model is not built yet: every part is to be checked
         return dict.fromkeys(partitions, "embedder not built")
-    documents = read_table(settings.warehouse / f"{name}_documents.parquet")[
-        ["doc_id", "content_hash", *([PARTITION] if partitions != [ALL] else [])]]
+    documents = read_table(settings.warehouse / f"{name}_documents.parquet")
+    # what a part's digest covers (an unpartitioned table has no partition column)
+    documents = documents[[c for c in ("doc_id", "content_hash", PARTITION) if c in documents]]
     rows = partition_rows(documents)
     stale = {}
     for partition in partitions:

@@ -193,13 +193,13 @@ class StagedRun:
                     continue
             pending -= set(stage.keys)
             if stage.partitions is None:
-                succeeded, outcome = self._assets(job_name, stage.keys,
+                succeeded, outcome = self._assets(project.jobs[job_name], stage.keys,
                                                   whole=set(stage.keys) == job_keys)
                 did_work, code = True, max(code, outcome)
                 if not succeeded:
                     return outcome or 1
                 continue
-            built = self._parts(parts_job(project, stage), choose)
+            built = self._parts(project.jobs[parts_job(project, stage)], choose)
             if built is None:
                 return 1
             if built:
@@ -211,10 +211,11 @@ class StagedRun:
             self.echo(f"{job_name}: nothing to do, every asset is fresh")
         return code
 
-    def _parts(self, job_name: str, choose: Callable[[str], Choice] | None) -> bool | None:
+    def _parts(self, job: dg.JobDefinition,
+               choose: Callable[[str], Choice] | None) -> bool | None:
         """Run a parts job over the partitions `choose` names: whether it built any, or None
         when a run failed."""
-        job = self.defs.resolve_job_def(job_name)
+        job_name = job.name
         partitions = choose(job_name) if choose else None
         if partitions == {}:
             self.echo(f"{job_name}: every partition is fresh")
@@ -235,11 +236,11 @@ class StagedRun:
                 return None
         return True
 
-    def _assets(self, job_name: str, keys: tuple[dg.AssetKey, ...],
+    def _assets(self, job: dg.JobDefinition, keys: tuple[dg.AssetKey, ...],
                 whole: bool) -> tuple[bool, int]:
         """One run of the job over `keys` (the whole job when `whole`): in process, or with
         Dagster's multiprocess executor when `processes` > 1. (the run succeeded, exit code)"""
-        job = self.defs.resolve_job_def(job_name)
+        job_name = job.name
         if not whole:
             self.echo(f"{job_name}: materializing {len(keys)} assets")
         selection = None if whole else list(keys)

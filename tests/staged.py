@@ -38,7 +38,7 @@ def materialize_staged(assets: list, resources: dict, instance: dg.DagsterInstan
         configs = {graph.get(key).partitions_def for key in stage.keys} - {None}
         tags = every_partition(configs.pop()) if configs else {}
         result = dg.materialize(assets, selection=list(stage.keys), resources=resources,
-                                instance=instance, **{"tags": tags, **kwargs})
+                                instance=instance, tags=tags, **kwargs)
         runs.append(result)
     assert result is not None, "no unpartitioned asset to materialize"
     return result
