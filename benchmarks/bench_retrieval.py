@@ -43,7 +43,8 @@ def measure(settings: Settings, repeat: int = 3, configs: list[str] | None = Non
     the first `queries`), one at a time; the best of `repeat` passes by total time."""
     queryset = load_queryset("nyaya-statutes")
     texts = queryset.queries["query"].tolist()[:queries]
-    store = open_store(settings.qdrant_path, settings.qdrant_url, settings.qdrant_api_key)
+    store = open_store(settings.qdrant_path, settings.qdrant_url, settings.qdrant_api_key,
+                       read_only=True)
     rows = []
     try:
         resources = load_statute_resources(settings, store)

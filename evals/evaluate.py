@@ -115,7 +115,8 @@ def run_configs(settings: Settings, names: Sequence[str], *, first: int | None =
         if empty:
             log(f"{len(empty)} judged documents are empty or absent files in the corpus: kept "
                 f"in the qrels as misses ({', '.join(sorted(empty))})")
-        store = open_store(settings.qdrant_path, settings.qdrant_url, settings.qdrant_api_key)
+        store = open_store(settings.qdrant_path, settings.qdrant_url, settings.qdrant_api_key,
+                           read_only=True)
         try:
             started = time.perf_counter()
             resources = load(settings, store)

@@ -18,6 +18,7 @@ from nyaya.index.store import (
     CollectionSpec,
     EdgeStore,
     NaiveFeedback,
+    ReadOnlyStoreError,
     ScoreBoost,
     ServerStore,
     StoreHit,
@@ -400,6 +401,36 @@ def test_edge_single_owner_across_processes(tmp_path: Path) -> None:
     after = EdgeStore(tmp_path)  # the child's close released it
     assert after.count(NAME) == 0
     after.close()
+
+
+def test_edge_readers_search_copies_beside_a_writer(tmp_path: Path) -> None:
+    setup = EdgeStore(tmp_path)
+    setup.create(SPEC)
+    setup.upsert(NAME, POINTS)
+    setup.close()
+    first, second = EdgeStore(tmp_path, read_only=True), EdgeStore(tmp_path, read_only=True)
+    try:
+        assert first.count(NAME) == second.count(NAME) == 50  # two readers at once
+        writer = EdgeStore(tmp_path)  # readers hold no lock once they have their copy
+        writer.delete(NAME, [0])
+        assert writer.count(NAME) == 49 and first.count(NAME) == 50
+        with pytest.raises(StoreLockedError, match=rf"being written by PID {os.getpid()}"):
+            EdgeStore(tmp_path, read_only=True).count(NAME)
+        writer.close()
+        with pytest.raises(ReadOnlyStoreError, match="opened read-only"):
+            first.create(SPEC)
+        with pytest.raises(ReadOnlyStoreError, match="opened read-only"):
+            first.delete(NAME, [1])
+        assert len(list((tmp_path / ".readers").iterdir())) == 2
+    finally:
+        first.close()
+        second.close()
+    assert not list((tmp_path / ".readers").iterdir())  # close deletes the copies
+    stale = tmp_path / ".readers" / "999999999-gone"  # a killed reader's copy
+    stale.mkdir()
+    third = EdgeStore(tmp_path, read_only=True)
+    assert third.count(NAME) == 49 and not stale.exists()
+    third.close()
 
 
 def test_open_store_picks_the_backend(tmp_path: Path) -> None:

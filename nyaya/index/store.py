@@ -23,6 +23,7 @@ import json
 import os
 import re
 import shutil
+import tempfile
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
@@ -136,6 +137,10 @@ class NaiveFeedback:
 class StoreLockedError(RuntimeError):
     """Another process (or another EdgeStore) owns an embedded shard: qdrant-edge has no
     multi-writer support, so a second owner is refused instead of corrupting the shard."""
+
+
+class ReadOnlyStoreError(RuntimeError):
+    """A write through a store opened for searching only."""
 
 
 class UnknownCollectionError(LookupError):
@@ -343,22 +348,30 @@ class EdgeStore(_StoreBase):
     """Qdrant Edge, embedded: one shard per collection at `<root>/<collection>/`, its spec at
     `<root>/<collection>.spec.json`, its owner lock at `<root>/<collection>.lock`.
 
-    A shard has one owner: opening it takes an exclusive `flock` (the lock file names the
-    owner's PID) and a second opener gets `StoreLockedError`, so a pipeline run and a
-    server process can never write one shard at once. Shards open lazily and stay open,
-    locked, until `close()`. Call `optimize()` after bulk loads.
+    A shard has one writer: opening it takes an exclusive `flock` (the lock file names the
+    writer's PID) and a second opener gets `StoreLockedError`, so two writers never meet on
+    one shard. The engine locks a shard's WAL for as long as it is loaded, so readers cannot
+    share the files either: a `read_only` store copies each shard it searches into a private
+    folder (`<root>/.readers/<pid>-*/`) under a shared lock, which only waits out a writer,
+    then releases the lock and searches its copy. A search therefore runs beside a run, the
+    UI, a server and other searches, and never blocks a rebuild; it sees the shard as it was
+    when it opened. Copying costs about 1 s per 500 MB. Shards open lazily and stay open until
+    `close()`, which deletes a reader's copies. Call `optimize()` after bulk loads.
     """
 
     backend = BACKEND_EDGE
 
-    def __init__(self, root: Path, exact: bool = False) -> None:
+    def __init__(self, root: Path, exact: bool = False, read_only: bool = False) -> None:
         """`exact`: every nearest-neighbour search and prefetch scans all points instead of
         walking the HNSW graph, so results do not depend on the request's limit (parity
-        checks between the engine's fusion and fusion computed outside it need that)."""
+        checks between the engine's fusion and fusion computed outside it need that).
+        `read_only`: search private copies; a write raises `ReadOnlyStoreError`."""
         self.root = Path(root)
+        self.read_only = read_only
         self._params = qe.SearchParams(exact=True) if exact else None
         self._shards: dict[str, _Shard] = {}
         self._locks: dict[str, int] = {}
+        self._copies: Path | None = None
 
     def _spec_path(self, collection: str) -> Path:
         return self.root / f"{collection}.spec.json"
@@ -378,24 +391,55 @@ class EdgeStore(_StoreBase):
         tmp.replace(path)
 
     def _lock(self, collection: str) -> None:
-        """Take the collection's owner lock, once per store."""
+        """Take the collection's writer lock, once per store."""
         if collection in self._locks:
             return
+        self._locks[collection] = self._flock(collection, fcntl.LOCK_EX)
+
+    def _flock(self, collection: str, kind: int) -> int:
+        """The open lock file of a collection, locked `kind` (exclusive: the PID written)."""
         self.root.mkdir(parents=True, exist_ok=True)
         path = self.root / f"{collection}.lock"
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, kind | fcntl.LOCK_NB)
         except BlockingIOError:
-            owner = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+            writer = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
             os.close(fd)
+            if kind == fcntl.LOCK_SH:
+                raise StoreLockedError(
+                    f"Qdrant Edge shard {self.root / collection} is being written by PID "
+                    f"{writer} (lock file {path}): search again when it is built, or set "
+                    "NYAYA_QDRANT_URL to search a Qdrant server") from None
             raise StoreLockedError(
-                f"Qdrant Edge shard {self.root / collection} is locked by PID {owner} "
-                f"(lock file {path}): another process or store owns it; close that one "
-                "first, or give this one its own qdrant path") from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        self._locks[collection] = fd
+                f"Qdrant Edge shard {self.root / collection} is locked by PID {writer} or by "
+                f"a search copying it (lock file {path}): another process or store owns it; "
+                "close that one first, or give this one its own qdrant path") from None
+        if kind == fcntl.LOCK_EX:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        return fd
+
+    def _reader_copy(self, collection: str) -> Path:
+        """A private copy of the shard, taken while no writer holds it."""
+        fd = self._flock(collection, fcntl.LOCK_SH)
+        try:
+            if self._copies is None:
+                readers = self.root / ".readers"
+                readers.mkdir(parents=True, exist_ok=True)
+                _remove_dead_copies(readers)
+                self._copies = Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=readers))
+            target = self._copies / collection
+            shutil.copytree(self.root / collection, target)
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+        return target
+
+    def _writable(self, collection: str) -> None:
+        if self.read_only:
+            raise ReadOnlyStoreError(f"Qdrant Edge store {self.root} was opened read-only: "
+                                     f"cannot write collection {collection!r}")
 
     def _shard(self, collection: str) -> _Shard:
         if collection in self._shards:
@@ -403,8 +447,12 @@ class EdgeStore(_StoreBase):
         spec = self._read_spec(collection)
         if spec is None:
             raise UnknownCollectionError(collection, f"Qdrant Edge store {self.root}")
-        self._lock(collection)
-        opened = _Shard(qe.EdgeShard.load(str(self.root / collection)), spec)
+        if self.read_only:
+            directory = self._reader_copy(collection)
+        else:
+            self._lock(collection)
+            directory = self.root / collection
+        opened = _Shard(qe.EdgeShard.load(str(directory)), spec)
         self._shards[collection] = opened
         return opened
 
@@ -413,6 +461,7 @@ class EdgeStore(_StoreBase):
         vectors; indexes missing from an existing shard are added; different vectors are a
         ValueError unless `recreate` (which drops every point)."""
         _check_name(spec.name)
+        self._writable(spec.name)
         self._lock(spec.name)
         existing = self._read_spec(spec.name)
         directory = self.root / spec.name
@@ -448,6 +497,7 @@ class EdgeStore(_StoreBase):
     def upsert(self, collection: str, points: Iterable[StorePoint],
                batch_size: int = 1024) -> int:
         """Write points in batches (one engine update each); returns how many."""
+        self._writable(collection)
         opened = self._shard(collection)
         dense, sparse = opened.spec.dense_name, opened.spec.sparse_name
         written = 0
@@ -461,6 +511,7 @@ class EdgeStore(_StoreBase):
         return written
 
     def delete(self, collection: str, ids: Sequence[int]) -> None:
+        self._writable(collection)
         opened = self._shard(collection)
         if len(ids):
             opened.shard.update(qe.UpdateOperation.delete_points([int(i) for i in ids]))
@@ -553,10 +604,12 @@ class EdgeStore(_StoreBase):
 
     def optimize(self, collection: str) -> None:
         """Merge and index segments in-process (blocking); worth it after bulk loads."""
+        self._writable(collection)
         self._shard(collection).shard.optimize()
 
     def close(self) -> None:
-        """Close every open shard (closing persists it), then release their locks."""
+        """Close every open shard (closing persists it), then release their locks and
+        delete a reader's copies."""
         for opened in self._shards.values():
             opened.shard.close()
         self._shards.clear()
@@ -564,6 +617,27 @@ class EdgeStore(_StoreBase):
             fcntl.flock(fd, fcntl.LOCK_UN)
             os.close(fd)
         self._locks.clear()
+        if self._copies is not None:
+            shutil.rmtree(self._copies, ignore_errors=True)
+            self._copies = None
+
+
+def _remove_dead_copies(readers: Path) -> None:
+    """Delete the copies of readers whose process is gone (killed before `close`)."""
+    for folder in readers.iterdir():
+        pid = folder.name.split("-", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 # --------------------------------------------------------------------------- qdrant server
@@ -804,8 +878,9 @@ def _server_formula(boost: ScoreBoost) -> Any:
 
 
 def open_store(qdrant_path: Path, qdrant_url: str | None = None,
-               api_key: str | None = None) -> VectorStore:
-    """The server backend when a URL is configured, else the embedded one at qdrant_path."""
+               api_key: str | None = None, read_only: bool = False) -> VectorStore:
+    """The server backend when a URL is configured, else the embedded one at qdrant_path
+    (`read_only`: for searching, beside other searches; a server takes readers anyway)."""
     if qdrant_url:
         return ServerStore.from_url(qdrant_url, api_key)
-    return EdgeStore(qdrant_path)
+    return EdgeStore(qdrant_path, read_only=read_only)
