@@ -1,55 +1,203 @@
-"""The evaluation library's commands: eval (any TREC run against a query set) and baseline."""
+"""The evaluation library's commands: eval (TREC runs against qrels or a query set) and
+baseline."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pandas as pd
 
 from nyaya.settings import Settings
 from nyaya.tables import read_table
 
+if TYPE_CHECKING:
+    from evals.querysets import QuerySet
+
+
+class _BadInput(ValueError):
+    """An eval input that cannot be scored: `<file>: <what is wrong>`, printed as it is."""
+
+
+def _run_names(paths: list[str]) -> dict[str, str]:
+    """Path -> the run's name in the tables: its file stem, or the path as given where two runs
+    share a stem (a comparison must never pit a run against one of the same name)."""
+    repeated = sorted({path for path in paths if paths.count(path) > 1})
+    if repeated:
+        raise _BadInput(f"{repeated[0]}: given twice")
+    stems = Counter(Path(path).stem for path in paths)
+    return {path: Path(path).stem if stems[Path(path).stem] == 1 else path for path in paths}
+
+
+def _judgments(args: argparse.Namespace
+               ) -> tuple[str, dict[str, dict[str, int]], QuerySet | None]:
+    """(what the runs are scored on, its qrels, the query set or None): a TREC qrels file has
+    judgments but no query tags; a named set has both."""
+    from evals.corpus_sets import CORPUS_SETS, load_any_queryset
+    from evals.querysets import read_qrels_lines
+
+    if args.qrels:
+        qrels: dict[str, dict[str, int]] = {}
+        for _, qid, doc_id, grade in read_qrels_lines(Path(args.qrels), "qid 0 doc_id grade"):
+            qrels.setdefault(qid, {})[doc_id] = grade
+        if not qrels:
+            raise _BadInput(f"{args.qrels}: no judgments")
+        return args.qrels, qrels, None
+    settings = Settings.from_env()
+    judgments = (read_table(settings.table_path("judgments"))
+                 if args.queryset in CORPUS_SETS else None)
+    queryset = load_any_queryset(args.queryset, settings.corpus_root, judgments)
+    return args.queryset, queryset.qrels, queryset
+
+
+def _own_metric(name: str) -> bool:
+    """A metric evals.metrics computes itself rather than ranx (judged@k, repealed@k, bpref):
+    ranx's per-query scores do not have it, and its bpref differs from trec_eval's."""
+    from evals.metrics import BPREF, JUDGED, REPEALED
+
+    return name == BPREF or name.startswith((JUDGED, REPEALED))
+
+
+def per_query_table(run: pd.DataFrame, qrels: dict[str, dict[str, int]],
+                    metrics: tuple[str, ...]) -> pd.DataFrame:
+    """Long rows (qid, metric, value) as `trec_eval -q` prints them: per metric, each judged
+    query (an unanswered one scores 0), then its mean as qid 'all', the figure the metrics
+    table reports; a mean gain is read against the queries that carry it."""
+    from evals.compare import per_query_scores
+    from evals.metrics import evaluate_run
+
+    metrics = tuple(dict.fromkeys(metrics))
+    ranx_metrics = [m for m in metrics if not _own_metric(m)]
+    qids = pd.Index(sorted(qrels), name="qid")
+    scores = (per_query_scores(run, qrels, ranx_metrics) if ranx_metrics
+              else pd.DataFrame(index=qids))
+    for metric in metrics:
+        if _own_metric(metric):
+            scores[metric] = [evaluate_run(run[run["qid"] == qid], {qid: qrels[qid]},
+                                           (metric,))[metric] for qid in qids]
+    scores = scores[list(metrics)]
+    scores.loc["all"] = scores.mean()
+    return scores.reset_index().melt(id_vars="qid", var_name="metric", value_name="value")
+
+
+def _comparison(frames: dict[str, pd.DataFrame], qrels: dict[str, dict[str, int]],
+                metrics: tuple[str, ...]) -> tuple[pd.DataFrame, list[str]]:
+    """Every run against the first (the baseline), paired Student t-test, Holm across the
+    table; with the metrics left out (ours: ranx has no per-query score for them)."""
+    from evals.compare import compare_configs
+
+    tested = [m for m in metrics if not _own_metric(m)]
+    left_out = [m for m in metrics if _own_metric(m)]
+    if not tested:
+        return pd.DataFrame(), left_out
+    return compare_configs(frames, qrels, next(iter(frames)), tested), left_out
+
+
+@dataclass(frozen=True)
+class _Inputs:
+    source: str  # the qrels file or query set the runs are scored on
+    qrels: dict[str, dict[str, int]]
+    queryset: QuerySet | None  # None for a qrels file: no query tags
+    runs: dict[str, pd.DataFrame]  # by name (_run_names), in the order given
+    paths: dict[str, str]  # name -> the path as given
+    tags: dict[str, dict[str, str]]  # --by kind -> qid -> tag
+
+
+def _inputs(args: argparse.Namespace) -> _Inputs:
+    """Everything eval reads, checked before anything is scored: run names, what the runs are
+    scored on, the runs and the tags of --by. Raises ValueError (`<file>: <what is wrong>`)
+    or OSError."""
+    from evals.runs import read_trec
+
+    if args.by and args.qrels:
+        raise _BadInput(f"{args.qrels}: a qrels file has no query tags to break the metrics "
+                        f"down by (--by {' '.join(args.by)}); use --queryset")
+    names = _run_names(args.runs)
+    source, qrels, queryset = _judgments(args)
+    frames = {names[path]: read_trec(Path(path)) for path in args.runs}
+    tags: dict[str, dict[str, str]] = {}
+    for kind in args.by:
+        tags[kind] = queryset.tags(kind)
+        if not tags[kind]:
+            raise _BadInput(f"{source}: no query of the set has a {kind!r} field, so --by "
+                            f"{kind} has nothing to break the metrics down by")
+    if queryset is not None:
+        for path in args.runs:
+            strangers = sorted(set(frames[names[path]]["qid"]) - set(queryset.queries["qid"]))
+            if strangers:
+                raise _BadInput(f"{path}: {len(strangers)} query ids are not in {source} "
+                                f"(e.g. {', '.join(strangers[:3])}): a run of another set?")
+    return _Inputs(source, qrels, queryset, frames, {names[path]: path for path in args.runs},
+                   tags)
+
 
 def _eval(args: argparse.Namespace) -> int:
-    """Any TREC run against any query set: the metrics table, overall and by group."""
-    from evals.corpus_sets import CORPUS_SETS, load_any_queryset
+    """TREC runs against a qrels file or a query set, as trec_eval and ranx score them: each
+    run's metrics (overall and by group), per query if asked, and the runs after the first
+    compared against it with paired tests."""
     from evals.metrics import DEFAULT_METRICS, evaluate_groups
-    from evals.querysets import QuerySetError
     from evals.report import markdown_table
-    from evals.runs import TrecRunError, read_trec
 
-    settings = Settings.from_env()
-    try:
-        run = read_trec(Path(args.run))
-        judgments = (read_table(settings.table_path("judgments"))
-                     if args.queryset in CORPUS_SETS else None)
-        queryset = load_any_queryset(args.queryset, settings.corpus_root, judgments)
-    except (OSError, TrecRunError, QuerySetError, ValueError) as err:
-        print(f"nyaya eval: {err}", file=sys.stderr)
-        return 2
-    strangers = sorted(set(run["qid"]) - set(queryset.queries["qid"]))
-    if strangers:
-        print(f"nyaya eval: {args.run}: {len(strangers)} query ids are not in "
-              f"{args.queryset} (e.g. {', '.join(strangers[:3])}): a run of another set?",
-              file=sys.stderr)
-        return 2
     metrics = tuple(args.metrics.split(",")) if args.metrics else DEFAULT_METRICS
-    tags = {kind: queryset.tags(kind) for kind in args.by}
     try:
-        table = evaluate_groups(run, queryset.qrels, tags, metrics)
-    except (KeyError, ValueError) as err:
+        given = _inputs(args)
+    except OSError as err:
+        print(f"nyaya eval: {err.filename}: {err.strerror}" if err.filename else
+              f"nyaya eval: {err}", file=sys.stderr)
+        return 2
+    except ValueError as err:  # _BadInput, TrecRunError, QuerySetError: file and line named
         print(f"nyaya eval: {err}", file=sys.stderr)
         return 2
-    unanswered = len(set(queryset.qrels) - set(run["qid"]))
+    qrels, runs = given.qrels, given.runs
+    try:
+        tables = {name: evaluate_groups(run, qrels, given.tags, metrics)
+                  for name, run in runs.items()}
+    except (KeyError, ValueError) as err:
+        print(f"nyaya eval: --metrics {','.join(metrics)}: {err}", file=sys.stderr)
+        return 2
+    per_query = (pd.concat([per_query_table(run, qrels, metrics).assign(run=name)
+                            for name, run in runs.items()], ignore_index=True)
+                 [["run", "qid", "metric", "value"]] if args.per_query else None)
+    try:
+        comparison, untested = (_comparison(runs, qrels, metrics) if len(runs) > 1
+                                else (None, []))
+    except ValueError as err:  # a run that answers none of the judged queries
+        print(f"nyaya eval: {err}", file=sys.stderr)
+        return 2
+    summaries = [{"run": given.paths[name], "name": name,
+                  "unanswered": len(set(qrels) - set(run["qid"])),
+                  "unjudged": len(set(run["qid"]) - set(qrels)),
+                  "rows": tables[name].to_dict("records")} for name, run in runs.items()]
     if args.json:
-        print(json.dumps({"run": args.run, "queryset": args.queryset,
-                          "judged_queries": len(queryset.qrels), "unanswered": unanswered,
-                          "rows": table.to_dict("records")}, indent=2))
-    else:
-        print(f"{args.run} on {args.queryset}: {len(queryset.qrels)} judged queries, "
-              f"{unanswered} without a line in the run (scored 0)\n")
-        print(markdown_table(table))
+        report = {"qrels" if given.queryset is None else "queryset": given.source,
+                  "judged_queries": len(qrels), "runs": summaries}
+        if per_query is not None:
+            report["per_query"] = per_query.to_dict("records")
+        if comparison is not None:
+            report["comparison"] = comparison.to_dict("records")
+        print(json.dumps(report, indent=2))
+        return 0
+    for summary in summaries:
+        unjudged = (f", {summary['unjudged']} of its queries not judged (not scored)"
+                    if given.queryset is None else "")
+        print(f"{summary['run']} on {given.source}: {len(qrels)} judged queries, "
+              f"{summary['unanswered']} without a line in the run (scored 0){unjudged}\n")
+        print(markdown_table(tables[summary["name"]]) + "\n")
+    if per_query is not None:
+        print("per query (as trec_eval -q):\n")
+        print(markdown_table(per_query) + "\n")
+    if comparison is not None:
+        untested_note = (f"; not tested (no per-query ranx score): {', '.join(untested)}"
+                         if untested else "")
+        print(f"against {summaries[0]['name']} (the first run): paired Student t-test, "
+              f"Holm-corrected over the table's {len(comparison)} tests{untested_note}\n")
+        if not comparison.empty:
+            print(markdown_table(comparison) + "\n")
     return 0
 
 
@@ -80,15 +228,23 @@ def _baseline(args: argparse.Namespace) -> int:
 def add_commands(commands: argparse._SubParsersAction) -> None:
     """eval and baseline."""
     evaluate = commands.add_parser(
-        "eval", help="evaluate a TREC run file against a query set: exit 0, or 2 on bad input")
-    evaluate.add_argument("run", help="a six-column TREC run")
-    evaluate.add_argument("--queryset", required=True,
-                          help="nyaya-statutes, transition, aila2019-statutes, "
-                          "aila2019-precedents or irled2017-precedents")
+        "eval", help="evaluate TREC runs against a qrels file or a query set, and compare "
+        "them: exit 0, or 2 on bad input")
+    evaluate.add_argument("runs", nargs="+", metavar="RUN",
+                          help="six-column TREC runs; the first is the comparison's baseline")
+    judged = evaluate.add_mutually_exclusive_group(required=True)
+    judged.add_argument("--qrels", metavar="FILE",
+                        help="a TREC qrels file ('qid 0 doc_id grade'); no query tags")
+    judged.add_argument("--queryset", metavar="NAME",
+                        help="nyaya-statutes, transition, aila2019-statutes, "
+                        "aila2019-precedents or irled2017-precedents")
     evaluate.add_argument("--metrics", default=None,
                           help="comma-separated ranx names (default: the report's)")
     evaluate.add_argument("--by", nargs="*", default=[], choices=["query_type", "domain"],
-                          help="also break the metrics down by these query tags")
+                          help="also break the metrics down by these query tags "
+                          "(--queryset only)")
+    evaluate.add_argument("--per-query", action="store_true",
+                          help="every metric per judged query, then 'all' (trec_eval -q)")
     evaluate.add_argument("--json", action="store_true")
     evaluate.set_defaults(handler=_eval)
     baseline = commands.add_parser(

@@ -12,7 +12,10 @@ import pandas as pd
 from evals.inputs import read_text
 
 QUERYSETS = Path(__file__).resolve().parent / "querysets"
-REQUIRED_FIELDS = ("qid", "query", "query_type", "domain")
+REQUIRED_FIELDS = ("qid", "query")
+#: Tags a query may carry (the transition set alone has direction): optional, per query and
+#: per set, so a set of plain questions and their judgments loads as it is.
+TAG_FIELDS = ("query_type", "domain", "direction")
 
 
 class QuerySetError(ValueError):
@@ -22,11 +25,18 @@ class QuerySetError(ValueError):
 @dataclass(frozen=True)
 class QuerySet:
     name: str
-    queries: pd.DataFrame  # one row per query: qid, query, query_type, domain, ...
+    queries: pd.DataFrame  # one row per query: qid, query and any tags (query_type, ...)
     qrels: dict[str, dict[str, int]]  # qid -> doc_id -> grade
 
     def tags(self, field: str) -> dict[str, str]:
-        return dict(zip(self.queries["qid"], self.queries[field], strict=True))
+        """qid -> the query's `field`, for the queries that have one: tags are optional, and a
+        query without one is left out (a breakdown puts it under 'untagged', never 'nan'); an
+        empty dict where no query has the field."""
+        if field not in self.queries:
+            return {}
+        return {qid: str(value) for qid, value in
+                zip(self.queries["qid"], self.queries[field], strict=True)
+                if not pd.isna(value) and value != ""}
 
 
 def read_qrels_lines(path: Path, form: str, doc_prefix: str = ""

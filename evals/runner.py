@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 
 from evals.configs import load_config
 from evals.corpus_sets import aila_statute_documents
-from evals.querysets import QuerySet
+from evals.querysets import TAG_FIELDS, QuerySet
 from evals.runs import rank_frame
 from evals.tuning import split_of
 from nyaya.index.build import load_vectors, vectors_embedders
@@ -95,9 +95,10 @@ def statute_side(config: str) -> bool:
 
 def group_tags(queryset: QuerySet) -> dict[str, dict[str, str]]:
     """The groups a set's metrics are broken down by: query type, domain and (the transition
-    set's) direction where the set has more than one, and the train / held-out split."""
-    tags = {kind: queryset.tags(kind) for kind in ("query_type", "domain", "direction")
-            if kind in queryset.queries and queryset.queries[kind].nunique() > 1}
+    set's) direction where the set's queries carry more than one value (tags are optional),
+    and the train / held-out split."""
+    present = {kind: queryset.tags(kind) for kind in TAG_FIELDS}
+    tags = {kind: values for kind, values in present.items() if len(set(values.values())) > 1}
     return tags | {"split": {qid: split_of(qid) for qid in queryset.queries["qid"]}}
 
 

@@ -47,7 +47,8 @@ def precision_by_area(run: pd.DataFrame, queryset: QuerySet) -> dict[str, float]
     domains = queryset.tags("domain")
     out = {}
     for area, members in (("criminal", CRIMINAL_DOMAINS), ("civil", CIVIL_DOMAINS)):
-        qrels = {qid: docs for qid, docs in queryset.qrels.items() if domains[qid] in members}
+        qrels = {qid: docs for qid, docs in queryset.qrels.items()
+                 if domains.get(qid) in members}  # a query without a domain is in neither
         out[f"precision@3_{area}"] = (evaluate_run(run[run["qid"].isin(qrels)], qrels,
                                                    ("precision@3",))["precision@3"]
                                       if qrels else float("nan"))

@@ -102,7 +102,7 @@ def test_statute_queryset_is_valid_and_balanced():
 
 
 @pytest.mark.parametrize(("queries", "qrels", "message"), [
-    pytest.param('{"qid": "Q1", "query": "x", "query_type": "t"}\n', "", "missing domain",
+    pytest.param('{"qid": "Q1", "query_type": "t", "domain": "d"}\n', "", "missing query",
                  marks=pytest.mark.bad_input("query sets", "query missing a required field")),
     pytest.param('{"qid": "Q1", "query": "x", "query_type": "t", "domain": "d"}\n{bad\n', "",
                  ":2: invalid",
@@ -183,11 +183,11 @@ def test_eval_command_scores_an_external_run(tmp_path, capsys):
     assert main(["eval", str(path), "--queryset", "nyaya-statutes", "--metrics",
                  "precision@1,mrr", "--by", "query_type", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    overall = report["rows"][0]
+    overall = report["runs"][0]["rows"][0]
     assert overall["group"] == "all" and overall["queries"] == len(queryset.qrels)
     assert overall["mrr"] == pytest.approx(1 / len(queryset.qrels))  # one query answered
-    assert report["unanswered"] == len(queryset.qrels) - 1
-    assert {row["group_kind"] for row in report["rows"]} == {"all", "query_type"}
+    assert report["runs"][0]["unanswered"] == len(queryset.qrels) - 1
+    assert {row["group_kind"] for row in report["runs"][0]["rows"]} == {"all", "query_type"}
 
 
 @pytest.mark.bad_input("CLI", "eval of a run of another query set")
