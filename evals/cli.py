@@ -1,5 +1,5 @@
-"""The evaluation library's commands: eval (TREC runs against qrels or a query set) and
-baseline."""
+"""The evaluation library's commands: search (a question, or a topics file, through a
+retrieval config), eval (TREC runs against qrels or a query set) and baseline."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import argparse
 import json
 import sys
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -201,6 +203,61 @@ def _eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _search(args: argparse.Namespace) -> int:
+    """A question through one config (pyserini's search, for one question); or a topics file
+    through one config or several, each written as a TREC run."""
+    from evals.search import Searcher
+
+    if bool(args.question) == bool(args.topics):
+        print("nyaya search: " + ("a question or --topics, not both" if args.question else
+                                  "a question, or --topics FILE with --output"),
+              file=sys.stderr)
+        return 2
+    question = " ".join(args.question)
+    searcher = Searcher(Settings.from_env(), args.relevance_judge)
+    try:
+        if args.topics:
+            return _search_topics(args, searcher)
+        answer = searcher.search(question, side=args.side, config=args.config,
+                                 k=10 if args.k is None else args.k, as_of=args.as_of,
+                                 verify=args.verify)
+    except (OSError, ValueError) as err:  # SearchError; a missing or damaged table
+        print(f"nyaya search: {err}", file=sys.stderr)
+        return 2
+    finally:
+        searcher.close()
+    if args.json:
+        print(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        from evals.search import render_answer
+
+        print(render_answer(answer))
+    return 0
+
+
+def _search_topics(args: argparse.Namespace, searcher) -> int:
+    """Every question of --topics through each config: --output is the run file for one
+    config, the folder of `<config>.trec` files for --configs."""
+    from evals.runs import write_trec
+    from evals.search import MAX_K, SearchError, read_topics
+
+    if not args.output:
+        raise SearchError("--topics needs --output (a run file, or a folder with --configs)")
+    names = args.configs.split(",") if args.configs else [args.config]
+    configs = [searcher.config(name, args.side) for name in names]
+    topics = read_topics(Path(args.topics))
+    output = Path(args.output)
+    for config in configs:
+        target = output / f"{config.name}.trec" if args.configs else output
+        k = int(config.params["top_k"]) if args.k is None else args.k
+        if not 1 <= k <= MAX_K:
+            raise SearchError(f"k must be between 1 and {MAX_K}, got {k}")
+        run = searcher.run(topics, config, k)
+        write_trec(run, target, config.name, topics["qid"].tolist())
+        print(f"{config.name}: {len(topics)} questions -> {target}", file=sys.stderr)
+    return 0
+
+
 def _baseline(args: argparse.Namespace) -> int:
     """Write the regression baseline from a metrics table (the latest report's by default)."""
     from evals.baseline import BASELINES, read_metrics, write_baseline
@@ -225,8 +282,38 @@ def _baseline(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(commands: argparse._SubParsersAction) -> None:
-    """eval and baseline."""
+def add_commands(commands: argparse._SubParsersAction,
+                 judge: Callable[[Settings], object] | None = None) -> None:
+    """search, eval and baseline; `search --verify` judges relevance with `judge`."""
+    from evals.search import MAX_K
+
+    search = commands.add_parser(
+        "search", help="ranked statute sections or judgments for a question, or a TREC run "
+        "for a topics file: exit 0, or 2 on bad input")
+    search.add_argument("question", nargs="*", help="the question (quoted or not)")
+    search.add_argument("--side", choices=["statutes", "precedents", "aila-statutes"],
+                        default=None, help="what to search (default: statutes, or the "
+                        "config's side)")
+    search.add_argument("--config", default=None,
+                        help="a config of evals/configs (default: the side's best, "
+                        "docs/retrieval.md)")
+    search.add_argument("-k", type=int, default=None,
+                        help=f"results per question, 1-{MAX_K} (default 10; with --topics the "
+                        "config's top_k)")
+    search.add_argument("--as-of", type=date.fromisoformat, default=None, metavar="YYYY-MM-DD",
+                        help="date of the conduct: the new codes' sections for conduct on or "
+                        "after 2024-07-01")
+    search.add_argument("--verify", action="store_true",
+                        help="run the verification gate on the sections found, judged against "
+                        "the question")
+    search.add_argument("--json", action="store_true", help="print a JSON object")
+    search.add_argument("--topics", metavar="FILE",
+                        help="questions as JSONL (qid, query, as_of) or TSV (qid<TAB>query)")
+    search.add_argument("--configs", metavar="A,B",
+                        help="with --topics: one run per config, in the --output folder")
+    search.add_argument("--output", metavar="PATH", help="with --topics: the TREC run file "
+                        "(a folder with --configs)")
+    search.set_defaults(handler=_search, relevance_judge=judge)
     evaluate = commands.add_parser(
         "eval", help="evaluate TREC runs against a qrels file or a query set, and compare "
         "them: exit 0, or 2 on bad input")

@@ -7,8 +7,10 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from nyaya.lookup import StatuteLookup, read_sections, render_block
 from nyaya.settings import Settings
@@ -64,27 +66,58 @@ def _load_case_verifier(settings: Settings, llm=None):
         return None, f"case citations not checked: {err}"
 
 
+@dataclass
+class Verifier:
+    """What `verify` reads, loaded once: the statute checker, the case verifier (or why there
+    is none), the relevance judge and the LLM panel when asked for. `nyaya verify` uses it for
+    one text, `nyaya serve` for every request."""
+
+    checker: Any
+    case_verifier: Any
+    why_not: str | None
+    judge: Any
+    llm: Any = None
+
+    @classmethod
+    def load(cls, settings: Settings, judge: Callable[[Settings], object] | None = None,
+             llm: bool = False) -> Verifier:
+        """OSError / ValueError when a table is missing or damaged, or --llm is not set up."""
+        from nyaya.verify.statutes import StatuteChecker
+
+        checker = StatuteChecker.from_settings(settings)
+        endpoint = _llm(settings) if llm else None
+        case_verifier, why_not = _load_case_verifier(settings, endpoint)
+        return cls(checker, case_verifier, why_not, judge(settings) if judge else None,
+                   endpoint)
+
+    def report(self, text: str, as_of: date | None = None, query: str | None = None):
+        """The gate's report on `text`; relevance is judged only for a query."""
+        from nyaya.verify.gate import NO_CASE_VERIFIER, verify_text
+
+        report = verify_text(text, self.checker, as_of=as_of, case_verifier=self.case_verifier,
+                             query=query, relevance=self.judge if query else None)
+        if self.why_not:  # the specific reason instead of the gate's generic note
+            report.notes = [self.why_not if note == NO_CASE_VERIFIER else note
+                            for note in report.notes]
+        if self.llm is not None:
+            report.notes.append(f"case panel: LLM validators at {self.llm.chat_url} "
+                                f"(model {self.llm.model})")
+        return report
+
+
 def _verify(args: argparse.Namespace) -> int:
-    from nyaya.verify.gate import NO_CASE_VERIFIER, render_blocks, verify_text
+    from nyaya.verify.gate import render_blocks
     from nyaya.verify.model import OVERALL_VERIFIED
-    from nyaya.verify.statutes import StatuteChecker
 
     settings = Settings.from_env()
     try:
-        checker = StatuteChecker.from_settings(settings)
-        llm = _llm(settings) if args.llm else None
-        judge = args.relevance_judge(settings) if args.query else None
+        verifier = Verifier.load(settings, args.relevance_judge if args.query else None,
+                                 args.llm)
         text = _read_text(args.file)
     except (OSError, ValueError) as err:
         print(f"nyaya verify: {err}", file=sys.stderr)
         return 2
-    case_verifier, why_not = _load_case_verifier(settings, llm)
-    report = verify_text(text, checker, as_of=args.as_of, case_verifier=case_verifier,
-                         query=args.query, relevance=judge)
-    if why_not:  # the specific reason instead of the gate's generic note
-        report.notes = [why_not if note == NO_CASE_VERIFIER else note for note in report.notes]
-    if llm is not None:
-        report.notes.append(f"case panel: LLM validators at {llm.chat_url} (model {llm.model})")
+    report = verifier.report(text, args.as_of, args.query)
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
     else:

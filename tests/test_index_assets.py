@@ -190,3 +190,148 @@ def test_every_config_runs_through_its_search_on_the_fixture_indexes(built):
                         h.doc_id for h in hits], name
     finally:
         store.close()
+
+
+@pytest.fixture(scope="module")
+def fixture_settings(built, monkeypatch_module):
+    """The environment of a user whose data folder is the fixture build."""
+    from nyaya.settings import Settings
+
+    _, _, data_dir = built
+    models = Settings.from_env().models_dir
+    monkeypatch_module.setenv("NYAYA_DATA", str(data_dir))
+    monkeypatch_module.setenv("NYAYA_MODELS", str(models))
+    monkeypatch_module.delenv("NYAYA_QDRANT_PATH", raising=False)
+    monkeypatch_module.delenv("NYAYA_QDRANT_URL", raising=False)
+    return Settings.from_env()
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    with pytest.MonkeyPatch.context() as patch:
+        yield patch
+
+
+def _section(settings, offence: bool = True) -> dict:
+    sections = pd.read_parquet(settings.warehouse / "legal_sections_documents.parquet")
+    return sections[sections["is_offence"] == offence].iloc[0].to_dict()
+
+
+def test_search_answers_a_question_through_the_command_line(fixture_settings, capsys):
+    """`nyaya search` through its entry point: the section whose title is the question comes
+    first with its act and snippet, --verify gives it the gate's verdict, and it runs while a
+    writer holds the store (the search reads a copy taken before)."""
+    import json
+
+    from pipelines.cli import main
+
+    target = _section(fixture_settings)
+    code = main(["search", target["title"], "-k", "3", "--json", "--verify"])
+    answer = json.loads(capsys.readouterr().out)
+    assert code == 0 and answer["side"] == "statutes" and answer["config"] == "role-citizen"
+    first = answer["results"][0]
+    assert first["doc_id"] == target["doc_id"] and first["section"] == target["section_number"]
+    assert first["act"] and first["snippet"] and first["methods"]
+    assert first["verification"]["status"] == "VERIFIED"
+    assert answer["verification"]["overall"] in ("VERIFIED", "PARTIALLY_VERIFIED")
+    code = main(["search", target["title"], "--config", "bm25-sections", "-k", "2"])
+    shown = capsys.readouterr().out
+    assert code == 0 and target["doc_id"] in shown and "bm25-sections" in shown
+
+
+@pytest.mark.parametrize(("argv", "error"), [
+    (["search", "theft", "--config", "nope"], "unknown config 'nope': one of"),
+    (["search", "theft", "--side", "precedents", "--config", "bm25-sections"],
+     "unknown config 'bm25-sections' for precedents"),
+    (["search", "theft", "--config", "wsum-tuned"], "fitted per query set"),
+    (["search", "   "], "the question is empty"),
+    (["search", "theft", "-k", "0"], "k must be between 1 and 1000"),
+    (["search", "theft", "--side", "precedents", "--verify"], "--verify checks statute"),
+    (["search", "--topics", "missing.tsv", "--output", "x.trec"], "missing.tsv"),
+    (["search"], "a question, or --topics"),
+    (["search", "theft", "--topics", "t.tsv"], "a question or --topics, not both"),
+])
+def test_search_refuses_bad_requests_by_name(fixture_settings, capsys, argv, error):
+    from pipelines.cli import main
+
+    assert main(argv) == 2
+    assert error in capsys.readouterr().err
+
+
+def test_search_writes_a_run_per_config_for_a_topics_file(fixture_settings, tmp_path, capsys):
+    from evals.runs import read_trec
+    from pipelines.cli import main
+
+    target = _section(fixture_settings)
+    topics = tmp_path / "topics.tsv"
+    topics.write_text(f"T1\t{target['title']}\nT2\tpunishment\n", encoding="utf-8")
+    single = tmp_path / "one.trec"
+    assert main(["search", "--topics", str(topics), "--config", "bm25-sections",
+                 "--output", str(single), "-k", "5"]) == 0
+    run = read_trec(single)
+    assert set(run["qid"]) == {"T1", "T2"} and run.groupby("qid").size().max() <= 5
+    assert run[run["qid"] == "T1"].iloc[0]["doc_id"] == target["doc_id"]
+    folder = tmp_path / "runs"
+    assert main(["search", "--topics", str(topics), "--configs", "bm25-sections,role-police",
+                 "--output", str(folder)]) == 0
+    assert sorted(path.name for path in folder.glob("*.trec")) == [
+        "bm25-sections.trec", "role-police.trec"]
+    assert "2 questions" in capsys.readouterr().err
+
+
+def test_serve_answers_over_http(fixture_settings):
+    """`nyaya serve`'s endpoints through a real HTTP client: the same JSON as the commands'
+    --json, and a clear 4xx for each kind of bad request."""
+    import http.client
+    import json
+    import threading
+
+    from pipelines.serve import MAX_BODY, Service, make_server
+
+    service = Service(fixture_settings)
+    server = make_server(service, port=0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    target = _section(fixture_settings)
+
+    def ask(method: str, path: str, body: bytes | None = None, headers=None):
+        connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1],
+                                                timeout=60)
+        connection.request(method, path, body, headers or {})
+        response = connection.getresponse()
+        answer = json.loads(response.read())
+        connection.close()
+        return response.status, answer
+
+    def post(path: str, payload) -> tuple[int, dict]:
+        return ask("POST", path, json.dumps(payload).encode(),
+                   {"Content-Type": "application/json"})
+
+    citation = f"{target['act_code']} s.{target['section_number']}"
+    try:
+        assert ask("GET", "/health")[1]["status"] == "ok"
+        status, found = post("/lookup", {"citation": citation})
+        assert status == 200 and found["status"] == "VERIFIED"
+        assert found["section_number"] == target["section_number"]
+        status, report = post("/verify", {"text": f"As held under {citation}.",
+                                          "as_of": "2025-01-01"})
+        assert status == 200 and report["citations"][0]["status"] == "VERIFIED"
+        status, answer = post("/search", {"q": target["title"], "k": 3})
+        assert status == 200 and answer["results"][0]["doc_id"] == target["doc_id"]
+        for request, expected, error in (
+                (("GET", "/nope"), 404, "no endpoint /nope"),
+                (("GET", "/search"), 405, "use POST"),
+                (("POST", "/lookup", b"{not json", {"Content-Length": "9"}), 400, "not JSON"),
+                (("POST", "/lookup", b"[1]", {"Content-Length": "3"}), 400, "a JSON object"),
+                (("POST", "/lookup", b"\xff{}", {"Content-Length": "3"}), 400, "not UTF-8"),
+                (("POST", "/lookup", b"{}", {"Content-Length": "2"}), 400, "missing field"),
+                (("POST", "/search", b'{"q": "x", "k": "3"}', None), 400, "'k' must be int"),
+                (("POST", "/verify", b'{"text": "x", "as_of": "May"}', None), 400, "as_of"),
+                (("POST", "/search", b'{"q": "x", "config": "nope"}', None), 400,
+                 "unknown config"),
+                (("POST", "/verify", b"x" * (MAX_BODY + 1), None), 413, "at most")):
+            status, answer = ask(*request)
+            assert (status, error in answer["error"]) == (expected, True), (request[:2], answer)
+    finally:
+        server.shutdown()
+        service.close()

@@ -77,6 +77,7 @@ class Evidence:
     judgment_id: str
     score: float
     chunks: tuple[Hit, ...]
+    method: str  # the methods that found the judgment, "+"-joined as a fused hit's
 
 
 @dataclass
@@ -143,7 +144,7 @@ class PrecedentSearch:
                 Hit(str(h.payload["doc_id"]), h.score, "dense") for h in
                 self.resources.store.search_dense(COLLECTION, query.dense, per,
                                                   {"judgment_id": [hit.doc_id]})]
-            found.append(Evidence(hit.doc_id, hit.score, tuple(best)))
+            found.append(Evidence(hit.doc_id, hit.score, tuple(best), hit.method))
         return found
 
     def _retrieve(self, text: str, sources: tuple[str, ...] | None
