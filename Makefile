@@ -10,7 +10,7 @@ export NUMBA_CACHE_DIR := $(CURDIR)/data/numba_cache
 export HF_HUB_OFFLINE := 1
 export HF_DATASETS_OFFLINE := 1
 
-.PHONY: setup run test test-fast lint docs bench bench-all bench-quick bench-scaling bench-embedders dev clean lookup
+.PHONY: setup run test test-fast lint docs bench bench-all bench-quick bench-scaling bench-embedders bench-serve dev serve clean lookup
 
 setup: $(STAMP)
 
@@ -53,6 +53,9 @@ bench: setup  ## speed benchmarks that print figures
 	$(BIN)/python benchmarks/bench_bm25.py
 	$(BIN)/python benchmarks/bench_metrics.py
 
+bench-serve: setup  ## nyaya serve under 4 concurrent local clients: requests/s, p50/p99 (about 2 min)
+	$(BIN)/python benchmarks/bench_serve.py
+
 bench-all: setup  ## every benchmark in one table + data/reports/benchmarks/<date>.csv (about 15 min)
 	$(BIN)/python benchmarks/run_all.py
 
@@ -68,6 +71,9 @@ bench-embedders: setup  ## speed and retrieval quality per embedder (about an ho
 dev: setup  ## the Dagster UI on http://127.0.0.1:3000
 	mkdir -p $(NYAYA_DAGSTER_STORAGE)
 	$(BIN)/dagster dev -m pipelines.definitions
+
+serve: setup  ## lookup, verify and search as HTTP JSON on http://127.0.0.1:8765
+	$(BIN)/nyaya serve
 
 clean:  ## generated tables, indexes, runs and the Dagster instance (keeps the models and caches)
 	rm -rf data/warehouse data/runs data/reports data/dagster data/vectors data/faiss data/qdrant
