@@ -25,8 +25,8 @@ from pathlib import Path
 import pytrec_eval
 from ranx import Qrels, Run, evaluate
 
-from evals.configs import config_names, load_config
-from evals.corpus_sets import load_any_queryset
+from evals.configs import config_names, load_config, side_of
+from evals.corpus_sets import load_any_queryset, querysets_for
 from evals.metrics import TREC_EVAL_NAMES
 from evals.runs import read_trec, strictly_decreasing
 from nyaya.settings import Settings
@@ -69,7 +69,7 @@ def run_paths(settings: Settings) -> dict[str, list[Path]]:
     configs may linger in data/runs; they are not read)."""
     paths: dict[str, list[Path]] = {}
     for name in config_names():
-        for queryset in load_config(name).params["querysets"]:
+        for queryset in querysets_for(side_of(load_config(name))):
             path = settings.data_dir / "runs" / queryset / f"{name}.trec"
             if path.exists():
                 paths.setdefault(queryset, []).append(path)

@@ -28,7 +28,16 @@ def load_config(name: str, root: Path = CONFIGS) -> RetrievalConfig:
     params = read_yaml(path)
     if not isinstance(params, dict) or params.get("name") != name:
         raise ValueError(f"{path}: 'name' must be {name!r}")
+    if "querysets" in params:
+        raise ValueError(f"{path}: 'querysets' is no longer read: a config is evaluated on "
+                         f"every judged set of its side ({params.get('side', 'statutes')}); "
+                         "remove the key")
     return RetrievalConfig(name, params)
+
+
+def side_of(config: RetrievalConfig) -> str:
+    """statutes (the default), precedents or aila-statutes."""
+    return config.params.get("side", "statutes")
 
 
 def config_names(root: Path = CONFIGS) -> list[str]:
@@ -37,5 +46,4 @@ def config_names(root: Path = CONFIGS) -> list[str]:
 
 def configs_for(side: str, root: Path = CONFIGS) -> list[str]:
     """The configs of one side: `statutes` (the default), `precedents` or `aila-statutes`."""
-    return [name for name in config_names(root)
-            if load_config(name, root).params.get("side", "statutes") == side]
+    return [name for name in config_names(root) if side_of(load_config(name, root)) == side]

@@ -15,12 +15,16 @@ import pandas as pd
 from evals.querysets import (
     QuerySet,
     QuerySetError,
+    judged_sets,
     load_queryset,
     queryset_names,
     read_qrels_lines,
 )
 
-CORPUS_SETS = ("aila2019-precedents", "aila2019-statutes", "irled2017-precedents")
+#: The corpus's sets and the side each is judged on.
+CORPUS_SET_SIDES = {"aila2019-precedents": "precedents", "aila2019-statutes": "aila-statutes",
+                    "irled2017-precedents": "precedents"}
+CORPUS_SETS = tuple(CORPUS_SET_SIDES)
 # the judgment sources each precedent set is judged over: its candidates, and only those
 CANDIDATE_SOURCES = {"aila2019-precedents": ("aila2019",),
                      "irled2017-precedents": ("irled2017_prior",)}
@@ -91,6 +95,13 @@ def load_corpus_set(name: str, corpus_root: Path,
         qrels = read_qrels(corpus_root / "judgments" / "irled2017" / "qrels.dev.txt", "IRLED:")
         return QuerySet(name, queries, qrels)
     raise ValueError(f"unknown corpus query set {name!r}; choose one of {CORPUS_SETS}")
+
+
+def querysets_for(side: str) -> list[str]:
+    """Every judged set a config of `side` is evaluated on: the authored folders of that side
+    (`evals.querysets.judged_sets`) and the corpus's."""
+    return sorted([*judged_sets(side), *(name for name, of in CORPUS_SET_SIDES.items()
+                                         if of == side)])
 
 
 def load_any_queryset(name: str, corpus_root: Path,

@@ -21,8 +21,13 @@ from typing import Any
 import pandas as pd
 
 from evals.compare import compare_configs
-from evals.configs import load_config
-from evals.corpus_sets import CANDIDATE_SOURCES, absent_aila_statutes, load_any_queryset
+from evals.configs import load_config, side_of
+from evals.corpus_sets import (
+    CANDIDATE_SOURCES,
+    absent_aila_statutes,
+    load_any_queryset,
+    querysets_for,
+)
 from evals.metrics import DEFAULT_METRICS, STATUTE_METRICS, evaluate_groups
 from evals.querysets import QuerySet, unknown_documents
 from evals.runner import SIDES, group_tags, run_queryset, statute_side
@@ -98,7 +103,7 @@ def run_configs(settings: Settings, names: Sequence[str], *, first: int | None =
     runs_dir = settings.data_dir / "runs" if runs_dir is None else runs_dir
     configs = {name: load_config(name) for name in names}
     by_side = {side: [name for name, config in configs.items()
-                      if config.params.get("side", "statutes") == side] for side in SIDES}
+                      if side_of(config) == side] for side in SIDES}
     judgments = None
     for side, chosen in by_side.items():
         if not chosen:
@@ -125,7 +130,7 @@ def run_configs(settings: Settings, names: Sequence[str], *, first: int | None =
             known = set((resources.judgments if precedents else resources.documents)["doc_id"])
             for name in chosen:
                 config = configs[name]
-                for queryset_name in config.params["querysets"]:
+                for queryset_name in querysets_for(side):
                     queryset = first_queries(load_any_queryset(
                         queryset_name, settings.corpus_root, judgments), first)
                     search, fitted = _search(searcher, name, config.params, resources,

@@ -13,6 +13,8 @@ from evals.inputs import read_text
 
 QUERYSETS = Path(__file__).resolve().parent / "querysets"
 REQUIRED_FIELDS = ("qid", "query")
+SETTINGS_FILE = "queryset.yaml"
+SIDES = ("statutes", "precedents", "aila-statutes")  # as evals.runner.SIDES
 #: Tags a query may carry (the transition set alone has direction): optional, per query and
 #: per set, so a set of plain questions and their judgments loads as it is.
 TAG_FIELDS = ("query_type", "domain", "direction")
@@ -83,6 +85,28 @@ def _query_rows(path: Path) -> list[dict]:
 def queryset_names(root: Path = QUERYSETS) -> list[str]:
     """The authored sets: each folder of `root` that holds a queries.jsonl."""
     return sorted(path.parent.name for path in root.glob("*/queries.jsonl"))
+
+
+def queryset_side(name: str, root: Path = QUERYSETS) -> str:
+    """The side an authored set's qrels judge: `side:` in its optional `queryset.yaml`
+    (statutes, precedents or aila-statutes), statutes without one."""
+    path = root / name / SETTINGS_FILE
+    if not path.is_file():
+        return "statutes"
+    from evals.inputs import read_yaml
+
+    settings = read_yaml(path)
+    side = settings.get("side") if isinstance(settings, dict) else None
+    if side not in SIDES:
+        raise QuerySetError(f"{path}: 'side' must be one of {', '.join(SIDES)}, got {side!r}")
+    return side
+
+
+def judged_sets(side: str, root: Path = QUERYSETS) -> list[str]:
+    """The authored sets of one side that have judgments (a qrels.txt beside the queries):
+    each is evaluated with every config of that side, with no config naming it."""
+    return [name for name in queryset_names(root)
+            if (root / name / "qrels.txt").is_file() and queryset_side(name, root) == side]
 
 
 def load_queryset(name: str, root: Path = QUERYSETS) -> QuerySet:

@@ -9,7 +9,7 @@ from datetime import date
 import pandas as pd
 import pyarrow.parquet as pq
 
-from evals.configs import load_config
+from evals.configs import load_config, side_of
 from evals.corpus_sets import aila_statute_documents
 from evals.querysets import TAG_FIELDS, QuerySet
 from evals.runs import rank_frame
@@ -90,7 +90,7 @@ SIDES = {"statutes": (StatuteSearch, load_statute_resources),
 
 
 def statute_side(config: str) -> bool:
-    return load_config(config).params.get("side", "statutes") == "statutes"
+    return side_of(load_config(config)) == "statutes"
 
 
 def group_tags(queryset: QuerySet) -> dict[str, dict[str, str]]:

@@ -20,7 +20,7 @@ from typing import Any
 import pandas as pd
 import pyarrow.parquet as pq
 
-from evals.configs import RetrievalConfig, configs_for, load_config
+from evals.configs import RetrievalConfig, configs_for, load_config, side_of
 from evals.inputs import read_text
 from evals.runner import SIDES
 from evals.runs import rank_frame
@@ -171,13 +171,9 @@ class Searcher:
                               "with an untuned config")
         return config
 
-    @staticmethod
-    def side_of(config: RetrievalConfig) -> str:
-        return config.params.get("side", "statutes")
-
     def _search(self, config: RetrievalConfig) -> Any:
         if config.name not in self._searches:
-            side = self.side_of(config)
+            side = side_of(config)
             searcher, load = SIDES[side]
             if side not in self._loaded:
                 if self._store is None:
@@ -206,7 +202,7 @@ class Searcher:
         if not 1 <= k <= MAX_K:
             raise SearchError(f"k must be between 1 and {MAX_K}, got {k}")
         chosen = self.config(config, side)
-        side = self.side_of(chosen)
+        side = side_of(chosen)
         if verify and side != "statutes":
             raise SearchError("--verify checks statute sections; precedent results are "
                               "judgments the corpus holds")

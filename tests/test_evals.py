@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -229,3 +230,35 @@ def test_judged_aila_statutes_without_a_file_are_known(real_corpus):
     """AILA 2019 ships 197 of S1-S200; the released qrels judge S58, which is absent: it stays a
     judged miss (counted in the run's log), so every run's recall has this ceiling."""
     assert absent_aila_statutes(real_corpus) == {"AILA:S58"}
+
+
+def test_a_query_set_folder_is_evaluated_with_every_config_of_its_side(tmp_path: Path) -> None:
+    """No config names a set: a judged folder joins its side's sets (statutes unless its
+    queryset.yaml says otherwise); a folder without qrels, or with a bad side, does not."""
+    from evals.querysets import QuerySetError, judged_sets
+
+    for name, files in {"mine": {"qrels.txt": "q1 0 BNS_2023:103 1\n"},
+                        "cases": {"qrels.txt": "q1 0 AILA:C1 1\n",
+                                  "queryset.yaml": "side: precedents\n"},
+                        "unjudged": {}}.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "queries.jsonl").write_text('{"qid": "q1", "query": "murder"}\n')
+        for file, text in files.items():
+            (tmp_path / name / file).write_text(text)
+    assert judged_sets("statutes", tmp_path) == ["mine"]
+    assert judged_sets("precedents", tmp_path) == ["cases"]
+    (tmp_path / "cases" / "queryset.yaml").write_text("side: judgments\n")
+    with pytest.raises(QuerySetError, match=r"cases/queryset.yaml: 'side' must be one of"):
+        judged_sets("precedents", tmp_path)
+
+
+def test_configs_name_their_side_not_their_sets(tmp_path: Path) -> None:
+    from evals.configs import load_config
+    from evals.corpus_sets import querysets_for
+
+    assert querysets_for("statutes") == ["nyaya-statutes", "transition"]
+    assert querysets_for("precedents") == ["aila2019-precedents", "irled2017-precedents"]
+    assert querysets_for("aila-statutes") == ["aila2019-statutes"]
+    (tmp_path / "old.yaml").write_text("name: old\nretrievers: [bm25]\nquerysets: [transition]\n")
+    with pytest.raises(ValueError, match="'querysets' is no longer read"):
+        load_config("old", tmp_path)

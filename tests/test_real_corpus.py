@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 from conftest import TEST_EMBEDDER
 
-from evals.configs import config_names, load_config
+from evals.configs import config_names, load_config, side_of
+from evals.corpus_sets import querysets_for
 from evals.querysets import load_queryset
 from nyaya.settings import Settings
 from pipelines.resources import NyayaSettings
@@ -68,7 +69,7 @@ def test_report_and_trec_run_are_written(main_run):
     overall = metrics.query("group == 'all'")
     assert set(overall["config"]) == set(config_names())  # every config file was run
     for name in config_names():
-        for queryset in load_config(name).params["querysets"]:
+        for queryset in querysets_for(side_of(load_config(name))):
             assert (data_dir / "runs" / queryset / f"{name}.trec").stat().st_size > 0
     assert overall["ndcg@10"].between(0.0, 1.0).all() and overall["map"].between(0.0, 1.0).all()
     # every method finds something on the statute questions and on IRLeD; AILA's ten
