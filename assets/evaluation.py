@@ -172,7 +172,8 @@ def evaluation_report(context: dg.AssetExecutionContext, settings: NyayaSettings
                            + ")": verification_rates,
                            "Significance against BM25 (paired t-test, Holm-corrected within "
                            "each query set; win / tie / loss per query)": config_comparison},
-                          verification=verification_rates, regression=regression_deltas)
+                          verification=verification_rates, regression=regression_deltas,
+                          comparison=config_comparison)
     context.log.info(f"report written to {folder}")
     return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(folder)),
                                           "report": dg.MetadataValue.md(

@@ -23,6 +23,31 @@ from evals.metrics import to_ranx
 QrelsLike = Mapping[str, Mapping[str, int]]
 
 TESTS = ("student", "fisher")
+#: The reference each set's configs are tested against: plain BM25 of the set's side.
+SIDE_BASELINES = {"statutes": "bm25-sections", "aila-statutes": "aila-statutes-bm25",
+                  "precedents": "precedents-sparse"}
+#: The measure a set is read by: its track's official one (AILA 2019 and IRLeD 2017 ranked by
+#: MAP), nDCG@10 for the graded statute questions.
+OFFICIAL_METRIC = {"aila2019-statutes": "map", "aila2019-precedents": "map",
+                   "irled2017-precedents": "map"}
+
+
+def primary_metric(queryset: str) -> str:
+    return OFFICIAL_METRIC.get(queryset, "ndcg@10")
+
+
+def baseline_of(queryset: str) -> str | None:
+    """The BM25 config of the set's side (None for a set of no known side)."""
+    from evals.corpus_sets import CORPUS_SET_SIDES
+    from evals.querysets import QuerySetError, queryset_names, queryset_side
+
+    if queryset in CORPUS_SET_SIDES:
+        return SIDE_BASELINES[CORPUS_SET_SIDES[queryset]]
+    try:
+        side = queryset_side(queryset) if queryset in queryset_names() else None
+    except QuerySetError:
+        return None
+    return SIDE_BASELINES.get(side) if side else None
 COLUMNS = ["config", "baseline", "metric", "queries", "mean", "baseline_mean", "delta",
            "p_value", "p_holm", "significant", "wins", "ties", "losses"]
 

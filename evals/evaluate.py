@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from evals.compare import compare_configs
+from evals.compare import baseline_of, compare_configs
 from evals.configs import load_config, side_of
 from evals.corpus_sets import (
     CANDIDATE_SOURCES,
@@ -39,12 +39,6 @@ from nyaya.provenance import code_version, tree_fingerprint
 from nyaya.retrieval.pipeline import StatuteSearch
 from nyaya.settings import Settings
 from nyaya.tables import read_table
-
-#: The reference each query set's configs are tested against: plain BM25 on every side.
-COMPARISON_BASELINES = {"nyaya-statutes": "bm25-sections", "transition": "bm25-sections",
-                        "aila2019-statutes": "aila-statutes-bm25",
-                        "aila2019-precedents": "precedents-sparse",
-                        "irled2017-precedents": "precedents-sparse"}
 
 
 class EvaluationError(ValueError):
@@ -209,7 +203,7 @@ def compare_to_bm25(settings: Settings, runs: pd.DataFrame) -> pd.DataFrame:
     querysets = _querysets(settings, sorted(runs["queryset"].unique()))
     tables = []
     for queryset_name, group in runs.groupby("queryset"):
-        baseline = COMPARISON_BASELINES.get(queryset_name)
+        baseline = baseline_of(queryset_name)
         by_config = {name: frame for name, frame in group.groupby("config")}
         if baseline not in by_config or len(by_config) < 2:
             continue
@@ -225,5 +219,7 @@ def compare_to_bm25(settings: Settings, runs: pd.DataFrame) -> pd.DataFrame:
                 tables.append(compare_configs(subset, judged, baseline).assign(
                     queryset=queryset_name, scope=scope))
     table = pd.concat(tables, ignore_index=True)
-    lead = ["queryset", "scope", "config", "baseline", "metric"]
+    # the verdict first: a wide table scrolls, and "significant" must not scroll away
+    lead = ["queryset", "scope", "config", "baseline", "metric", "delta", "significant",
+            "p_holm"]
     return table[lead + [c for c in table.columns if c not in lead]]

@@ -48,6 +48,7 @@ SPLIT_GROUPS = ("all", "heldout")
 
 #: Most bars in the regression figure; the rest are in the report's regression table.
 MAX_REGRESSION_BARS = 60
+TOP_CONFIGS = 6  # lines per precision panel, besides the set's BM25
 
 REGRESSION_TITLE = "Regression: measured minus expected per config and metric"
 
@@ -208,14 +209,27 @@ def query_type_heatmap(metrics: pd.DataFrame, metric: str = "ndcg@10") -> str | 
         return _svg(fig, "fig-query-types")
 
 
+def top_configs(frame: pd.DataFrame, queryset: str, count: int = TOP_CONFIGS) -> pd.DataFrame:
+    """A set's `count` best configs by its measure, and its BM25 baseline whatever its rank:
+    24 lines in one panel cannot be told apart."""
+    from evals.compare import baseline_of, primary_metric
+
+    metric = primary_metric(queryset)
+    if metric not in frame:
+        return frame.sort_values("config")
+    ranked = frame.sort_values([metric, "config"], ascending=[False, True])
+    keep = set(ranked["config"].head(count)) | {baseline_of(queryset)}
+    return ranked[ranked["config"].isin(keep)]
+
+
 def precision_curves(metrics: pd.DataFrame) -> str | None:
-    """Precision at each k present (1, 3, 5, 10), one line per config, one panel per query set:
-    how fast precision falls as the result list grows."""
+    """Precision at each k present (1, 3, 5, 10) of each set's best configs and its BM25, one
+    panel per query set: how fast precision falls as the result list grows."""
     ks = _precision_columns(metrics)
     overall = _overall(metrics) if "config" in metrics else metrics.iloc[0:0]
     if not ks or overall.empty:
         return None
-    panels = [(name, frame.sort_values("config")) for name, frame in _panels(overall)]
+    panels = [(name, top_configs(frame, name)) for name, frame in _panels(overall)]
     cmap = matplotlib.colormaps["tab20"]
     markers = ("o", "s", "^", "D", "v")
     styles = ("-", "--", ":")
@@ -356,7 +370,8 @@ def figures(metrics: pd.DataFrame, verification: pd.DataFrame | None = None,
     drawn = {
         " and ".join(_label(c) for c in metric_columns) + " per config": metric_bars(metrics),
         "nDCG@10 per query type": query_type_heatmap(metrics),
-        "Precision at " + ", ".join(str(k) for k in ks): precision_curves(metrics),
+        "Precision at " + ", ".join(str(k) for k in ks) + f": each set's {TOP_CONFIGS} best "
+        "configs by its measure, and its BM25": precision_curves(metrics),
         "Verification status of each config's top hits": verification_bars(verification),
         REGRESSION_TITLE: regression_deltas(regression),
     }

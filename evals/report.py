@@ -4,6 +4,7 @@ the figures of evals/plots.py, and the tables as CSV and Parquet."""
 from __future__ import annotations
 
 import html
+import re
 import shutil
 from pathlib import Path
 
@@ -16,13 +17,58 @@ HEADLINE = ["config", "queryset", "group", "queries", "precision@1", "precision@
             "recall@10", "ndcg@10", "mrr", "map", "median_ms"]
 
 
+#: Columns read to one decimal (rates and latencies), not a metric's four.
+ONE_DECIMAL = frozenset({"queries_per_second", "median_ms", "search_seconds"})
+
+
 def markdown_table(frame: pd.DataFrame) -> str:
     columns = list(frame.columns)
     lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for row in frame.itertuples(index=False):
-        cells = [f"{v:.4f}" if isinstance(v, float) else str(v) for v in row]
+        cells = [_cell(value, column) for column, value in zip(columns, row, strict=True)]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def _p(value: float) -> str:
+    return "p < 0.0001" if value < 0.0001 else f"p {value:.4f}"
+
+
+def answer_lines(metrics: pd.DataFrame, comparison: pd.DataFrame | None) -> list[str]:
+    """One sentence per query set: its best untuned config by the set's measure, the gain
+    over the set's BM25 and whether that holds after Holm (from the comparison table)."""
+    from evals.compare import baseline_of, primary_metric
+
+    overall = metrics[metrics["group"] == "all"]
+    if "fitted_params" in overall:  # tuned configs are scored on another (held-out) subset
+        overall = overall[overall["fitted_params"].fillna("") == ""]
+    lines = []
+    for queryset, rows in sorted(overall.groupby("queryset")):
+        metric = primary_metric(queryset)
+        if metric not in rows:
+            continue
+        best = rows.sort_values([metric, "config"], ascending=[False, True]).iloc[0]
+        head = (f"**{queryset}** ({int(best['queries'])} judged queries): best "
+                f"**{best['config']}**, {metric} {best[metric]:.4f}")
+        baseline = baseline_of(queryset)
+        base = rows[rows["config"] == baseline]
+        if baseline is None or base.empty:
+            lines.append(head + " (no BM25 run to compare with)")
+            continue
+        if best["config"] == baseline:
+            lines.append(head + ": plain BM25 is the best config")
+            continue
+        gain = best[metric] - base.iloc[0][metric]
+        test = (comparison[(comparison["queryset"] == queryset) &
+                           (comparison["scope"] == "all judged") &
+                           (comparison["config"] == best["config"]) &
+                           (comparison["metric"] == metric)]
+                if comparison is not None and not comparison.empty else pd.DataFrame())
+        verdict = ("not tested" if test.empty else
+                   f"{'significant' if bool(test.iloc[0]['significant']) else 'not significant'}"
+                   f" after Holm, {_p(test.iloc[0]['p_holm'])}")
+        lines.append(f"{head}, {gain:+.4f} over {baseline} ({verdict})")
+    return lines
 
 
 def speed_table(metrics: pd.DataFrame) -> pd.DataFrame:
@@ -80,12 +126,13 @@ tr.status-missing td{color:#e65100}
 """
 
 
-def _cell(value: object) -> str:
-    """One table cell's text: floats to 4 places, missing values as a dash."""
+def _cell(value: object, column: str = "") -> str:
+    """One table cell's text: floats to 4 places (rates and latencies to 1), missing values
+    as a dash."""
     if value is None or (isinstance(value, float | np.floating) and np.isnan(value)):
         return "–"
     if isinstance(value, float | np.floating):
-        return f"{value:.4f}"
+        return f"{value:.1f}" if column in ONE_DECIMAL else f"{value:.4f}"
     return str(value)
 
 
@@ -103,7 +150,7 @@ def html_table(frame: pd.DataFrame, table_id: str | None = None,
             classes = " ".join(name for name, on in (("num", column in numeric),
                                                      ("best", (i, column) in bold)) if on)
             attribute = f" class='{classes}'" if classes else ""
-            cells.append(f"<td{attribute}>{html.escape(_cell(value))}</td>")
+            cells.append(f"<td{attribute}>{html.escape(_cell(value, str(column)))}</td>")
         attribute = f" class='{html.escape(row_classes[i])}'" if row_classes else ""
         body.append(f"<tr{attribute}>{''.join(cells)}</tr>")
     identity = f" id='{html.escape(table_id)}'" if table_id else ""
@@ -173,12 +220,15 @@ def regression_markdown(regression: pd.DataFrame) -> str:
 
 def render_markdown(metrics: pd.DataFrame, provenance: dict[str, str],
                     sections: dict[str, pd.DataFrame] | None = None, *,
-                    regression: pd.DataFrame | None = None) -> str:
-    """The Markdown report (what the Dagster UI shows): provenance, regressions first when a
-    baseline was compared, then the headline and per-group tables and the extra sections."""
+                    regression: pd.DataFrame | None = None,
+                    comparison: pd.DataFrame | None = None) -> str:
+    """The Markdown report (what the Dagster UI shows): the answer per query set, provenance,
+    regressions when a baseline was compared, then the headline and per-group tables and the
+    extra sections."""
     overall = metrics[metrics["group"] == "all"][[c for c in HEADLINE if c in metrics]]
     by_group = metrics[metrics["group"] != "all"][[c for c in HEADLINE if c in metrics]]
     parts = ["# nyaya evaluation report", "",
+             *(f"- {line}" for line in answer_lines(metrics, comparison)), "",
              *(f"- **{key}**: {value}" for key, value in provenance.items()), ""]
     if regression is not None:
         parts += [regression_markdown(regression)]
@@ -232,7 +282,8 @@ def _regression_html(regression: pd.DataFrame | None, figure: tuple[str, str] | 
 def render_html(metrics: pd.DataFrame, provenance: dict[str, str],
                 sections: dict[str, pd.DataFrame] | None = None, *,
                 verification: pd.DataFrame | None = None,
-                regression: pd.DataFrame | None = None) -> str:
+                regression: pd.DataFrame | None = None,
+                comparison: pd.DataFrame | None = None) -> str:
     """A self-contained page that opens offline (inline CSS and SVG, no scripts, no external
     URLs): provenance, headline table, figures, regressions, the extra sections and every
     metric. All text is escaped."""
@@ -244,6 +295,9 @@ def render_html(metrics: pd.DataFrame, provenance: dict[str, str],
     headline = headline_table(metrics)
     header = "".join(f"<li><b>{html.escape(str(key))}</b>: {html.escape(str(value))}</li>"
                      for key, value in provenance.items())
+    answers = "".join(
+        "<li>" + re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", html.escape(line)) + "</li>"
+        for line in answer_lines(metrics, comparison))
     banner = ""
     if regression is not None:
         regressed = len(_with_status(regression, "regressed"))
@@ -260,6 +314,7 @@ def render_html(metrics: pd.DataFrame, provenance: dict[str, str],
         "<p class='muted'>Nothing to plot: no metric columns the figures know.</p>"
     body = [
         "<header><h1>nyaya evaluation report</h1>",
+        f"<ul class='answers' id='answers'>{answers}</ul>",
         f"<ul class='provenance'>{header}</ul>{banner}<nav>{nav}</nav></header>",
         "<section id='headline'><h2>Headline</h2><p class='muted'>All queries of each query "
         "set; per query set the best config by nDCG@10 first, the best value of each metric in "
@@ -282,16 +337,18 @@ def render_html(metrics: pd.DataFrame, provenance: dict[str, str],
 def write_report(metrics: pd.DataFrame, provenance: dict[str, str], reports_dir: Path,
                  date: str, sections: dict[str, pd.DataFrame] | None = None, *,
                  verification: pd.DataFrame | None = None,
-                 regression: pd.DataFrame | None = None) -> Path:
+                 regression: pd.DataFrame | None = None,
+                 comparison: pd.DataFrame | None = None) -> Path:
     """Write data/reports/<date>/ and mirror it to data/reports/latest/; `sections` are titled
     tables after the metrics. verification.csv and regression.csv are written when given (and
     removed when not, so a rerun on the same day leaves no stale copy)."""
     folder = reports_dir / date
     folder.mkdir(parents=True, exist_ok=True)
-    text = render_markdown(metrics, provenance, sections, regression=regression)
+    text = render_markdown(metrics, provenance, sections, regression=regression,
+                           comparison=comparison)
     (folder / "report.md").write_text(text, encoding="utf-8")
     page = render_html(metrics, provenance, sections, verification=verification,
-                       regression=regression)
+                       regression=regression, comparison=comparison)
     (folder / "report.html").write_text(page, encoding="utf-8")
     metrics.to_csv(folder / "metrics.csv", index=False)
     write_table(metrics, folder / "metrics.parquet")

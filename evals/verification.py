@@ -12,6 +12,7 @@ relevant (the served system's "yes-man" failure), beside its targets.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 
 import pandas as pd
 
@@ -55,6 +56,21 @@ def precision_by_area(run: pd.DataFrame, queryset: QuerySet) -> dict[str, float]
     return out
 
 
+def missed_targets(row: Mapping[str, float]) -> str:
+    """The served system's targets a config's row misses, each with its figure: what the
+    report marks, so a missed target never reads as a plain number."""
+    missed = []
+    for column, target in TARGETS.items():
+        value = row.get(column)
+        if value is None or value != value:  # not measured (NaN): neither met nor missed
+            continue
+        operator, _, threshold = target.partition(" ")
+        met = value >= float(threshold) if operator == ">=" else value <= float(threshold)
+        if not met:
+            missed.append(f"{column} {value:.2f} (target {target})")
+    return "; ".join(missed) or "none"
+
+
 def verification_rates(runs: pd.DataFrame, queryset: QuerySet, checker: StatuteChecker,
                        judge: RelevanceJudge, k: int = 5) -> pd.DataFrame:
     """One row per config that ran on `queryset`: status rates over every query, and false
@@ -81,4 +97,6 @@ def verification_rates(runs: pd.DataFrame, queryset: QuerySet, checker: StatuteC
                         for status in STATUSES},
                      "false_positives_per_query": false_positives / max(len(queryset.qrels), 1),
                      **precision_by_area(run, queryset)})
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    return table.assign(missed_targets=[missed_targets(row) for row in
+                                        table.to_dict("records")]) if rows else table

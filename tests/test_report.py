@@ -348,3 +348,76 @@ def test_report_page_in_headless_chromium(chromium, tmp_path):
     # the red banner of the regression (#fdecea) is painted near the top
     assert any(abs(r - 0xFD) <= 3 and abs(g - 0xEC) <= 3 and abs(b - 0xEA) <= 3
                for _, (r, g, b) in colours)
+
+
+def _overall(rows: list[tuple[str, str, float, float]]) -> pd.DataFrame:
+    return pd.DataFrame([{"config": config, "queryset": queryset, "group_kind": "all",
+                          "group": "all", "queries": 10, "ndcg@10": ndcg, "map": map_,
+                          "fitted_params": ""} for config, queryset, ndcg, map_ in rows])
+
+
+@pytest.mark.parametrize(("rows", "comparison", "expected"), [
+    ([("bm25-sections", "nyaya-statutes", 0.25, 0.2), ("role-citizen", "nyaya-statutes", 0.5,
+                                                        0.4)],
+     [("nyaya-statutes", "role-citizen", "ndcg@10", True, 0.00001)],
+     "**nyaya-statutes** (10 judged queries): best **role-citizen**, ndcg@10 0.5000, +0.2500 "
+     "over bm25-sections (significant after Holm, p < 0.0001)"),
+    ([("aila-statutes-bm25", "aila2019-statutes", 0.3, 0.08),
+      ("aila-statutes-dense", "aila2019-statutes", 0.2, 0.12)],  # read by MAP, its measure
+     [("aila2019-statutes", "aila-statutes-dense", "map", False, 0.42)],
+     "best **aila-statutes-dense**, map 0.1200, +0.0400 over aila-statutes-bm25 (not "
+     "significant after Holm, p 0.4200)"),
+    ([("precedents-sparse", "irled2017-precedents", 0.5, 0.41),
+      ("kg-citerag", "irled2017-precedents", 0.2, 0.14)], [],
+     "best **precedents-sparse**, map 0.4100: plain BM25 is the best config"),
+    ([("role-police", "transition", 0.9, 0.9)], [],
+     "best **role-police**, ndcg@10 0.9000 (no BM25 run to compare with)"),
+])
+def test_the_report_opens_with_one_answer_per_query_set(rows, comparison, expected):
+    from evals.report import answer_lines
+
+    table = pd.DataFrame([{"queryset": q, "scope": "all judged", "config": c, "metric": m,
+                           "significant": s, "p_holm": p} for q, c, m, s, p in comparison],
+                         columns=["queryset", "scope", "config", "metric", "significant",
+                                  "p_holm"])
+    (line,) = answer_lines(_overall(rows), table)
+    assert expected in line
+
+
+def test_a_tuned_config_is_not_the_answer():
+    from evals.report import answer_lines
+
+    metrics = _overall([("bm25-sections", "nyaya-statutes", 0.25, 0.2),
+                        ("wsum-tuned", "nyaya-statutes", 0.9, 0.9)])
+    metrics.loc[1, "fitted_params"] = '{"c": 1}'  # scored on the held-out half only
+    assert "plain BM25 is the best config" in answer_lines(metrics, None)[0]
+
+
+@pytest.mark.parametrize(("row", "expected"), [
+    ({"verified_rate": 0.8, "unverified_rate": 0.05, "false_positives_per_query": 0.0,
+      "precision@3_criminal": 0.95, "precision@3_civil": 0.7}, "none"),
+    ({"verified_rate": 0.69, "false_positives_per_query": 4.06,
+      "precision@3_criminal": float("nan")},
+     "verified_rate 0.69 (target >= 0.70); false_positives_per_query 4.06 (target <= 0.1)"),
+])
+def test_missed_targets_are_named_with_their_figures(row, expected):
+    from evals.verification import missed_targets
+
+    assert missed_targets(row) == expected
+
+
+def test_the_precision_figure_keeps_the_best_configs_and_bm25():
+    from evals.plots import top_configs
+
+    frame = pd.DataFrame({"config": [f"c{i:02d}" for i in range(20)] + ["bm25-sections"],
+                          "ndcg@10": [i / 100 for i in range(20)] + [0.001]})
+    kept = top_configs(frame, "nyaya-statutes", count=3)
+    assert kept["config"].tolist() == ["c19", "c18", "c17", "bm25-sections"]
+
+
+def test_rates_and_latencies_read_to_one_decimal():
+    from evals.report import markdown_table
+
+    table = markdown_table(pd.DataFrame({"config": ["a"], "queries_per_second": [871.8],
+                                         "map": [0.12345], "p": [float("nan")]}))
+    assert table.splitlines()[-1] == "| a | 871.8 | 0.1235 | – |"
