@@ -207,12 +207,14 @@ def _search(args: argparse.Namespace) -> int:
     """A question through one config (pyserini's search, for one question); or a topics file
     through one config or several, each written as a TREC run."""
     from evals.search import Searcher
+    from nyaya.index.embedders import quiet_model_loading
 
     if bool(args.question) == bool(args.topics):
         print("nyaya search: " + ("a question or --topics, not both" if args.question else
                                   "a question, or --topics FILE with --output"),
               file=sys.stderr)
         return 2
+    quiet_model_loading()
     question = " ".join(args.question)
     searcher = Searcher(Settings.from_env(), args.relevance_judge)
     try:

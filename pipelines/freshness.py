@@ -41,9 +41,11 @@ SOURCES = (statute_corpus, judgment_corpus)
 VECTORS = "_vectors"  # a vectors asset's name: its collection's, then this
 
 
-def observe_corpus(instance: dg.DagsterInstance, resources: dict) -> None:
-    """Record the corpus fingerprints as new observations (a no-op version when unchanged)."""
-    observe(list(SOURCES), instance=instance, resources=resources)
+def observe_corpus(instance: dg.DagsterInstance, resources: dict,
+                   run_config: dict | None = None) -> None:
+    """Record the corpus fingerprints as new observations (a no-op version when unchanged);
+    `run_config` sets the observation run's console logging, as for the other runs."""
+    observe(list(SOURCES), instance=instance, resources=resources, run_config=run_config)
 
 
 def _outputs_unusable(instance: dg.DagsterInstance, key: dg.AssetKey) -> str | None:

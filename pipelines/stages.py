@@ -18,12 +18,16 @@ storage, like any asset outside the job.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 
 import dagster as dg
 
+from nyaya.index.cache import format_seconds
+from nyaya.settings import Settings
 from pipelines.freshness import (
     keys_to_run,
     observe_corpus,
@@ -36,6 +40,35 @@ from pipelines.schedules import every_partition
 
 #: partition -> why it is built again; None means every partition
 Choice = dict[str, str] | None
+
+#: The Dagster UI lists a job's runs on the job's page by job name and this tag, which names
+#: the "<repository>@<code location>" a run was launched from. Dagster sets it only on runs
+#: launched from a code location; `nyaya run` executes in process, so it sets it itself, for
+#: the location `make dev` serves: `dagster dev -m pipelines.definitions` names the location
+#: after the module, and a Definitions object is the repository `__repository__`
+#: (tests/test_run_log.py checks both names against Dagster's own).
+UI_TAGS = {".dagster/repository": "__repository__@pipelines.definitions"}
+
+
+def console_config(verbose: bool) -> dict:
+    """Run config for Dagster's console logger. At INFO it shows what the assets log (counts,
+    the embedding progress with its ETA) and every warning and failure, without the DEBUG line
+    Dagster writes for each event (a step started, an output, each partition materialized:
+    3,205 lines in a cold `make run`). The event log, and so the UI, still gets every event."""
+    return {"loggers": {"console": {"config": {"log_level": "DEBUG" if verbose else "INFO"}}}}
+
+
+def closing_lines(settings: Settings) -> list[str]:
+    """Where to look once a run is over: the latest report, with the time it was written (a run
+    without the evaluation leaves an older one), and the UI."""
+    latest = settings.data_dir / "reports" / "latest"
+    report = latest / "report.html"
+    if report.is_file():
+        written = datetime.fromtimestamp(report.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+        where = f"report: {report} (written {written}; report.md and metrics.csv beside it)"
+    else:
+        where = f"report: none yet in {latest} (the evaluation job writes it: nyaya report)"
+    return [where, "UI: make dev, then http://127.0.0.1:3000 (each job's runs on its page)"]
 
 
 @dataclass(frozen=True)
@@ -163,14 +196,30 @@ class StagedRun:
 
     `select` names the job's assets to build (None: all of them); it is asked when the first
     unpartitioned stage is reached, so that it sees the parts built before. `choose` names a
-    parts job's partitions to build, with why (None: every partition)."""
+    parts job's partitions to build, with why (None: every partition).
+
+    A stage's lines start with its number, of the stages planned by then (fewer once `select`
+    finds less to do), and the time since the run began. Dagster's console shows the assets'
+    own lines only, unless `verbose` (see `console_config`)."""
 
     defs: dg.Definitions
     instance: dg.DagsterInstance
     tags: dict[str, str] = field(default_factory=dict)
     processes: int = 1
     echo: Callable[[str], None] = print
+    verbose: bool = False
     results: list = field(default_factory=list)
+    _stage: str = field(default="", init=False, repr=False)
+    _started: float = field(default=0.0, init=False, repr=False)
+
+    def _say(self, line: str) -> None:
+        """A line of the stage running now."""
+        self.echo(f"[{self._stage} {format_seconds(time.perf_counter() - self._started)}] "
+                  f"{line}")
+
+    def _run_tags(self) -> dict[str, str]:
+        """Every run's tags: the UI's (see `UI_TAGS`), then the caller's."""
+        return {**UI_TAGS, **self.tags}
 
     def run(self, job_name: str, select: Callable[[], list[dg.AssetKey] | None] | None = None,
             choose: Callable[[str], Choice] | None = None) -> int:
@@ -182,7 +231,8 @@ class StagedRun:
         pending = job_plan_keys(project, job_name)
         partitioned = {key for key in pending if _corpus_partitions(graph, key)}
         rebuilt: set[dg.AssetKey] = set()  # downstream of the partitions built: to build
-        selected, code, did_work = select is None, 0, False
+        selected, code, did_work, number = select is None, 0, False, 0
+        self._started = time.perf_counter()
         while pending:
             stage = next_stage(graph, pending)
             if stage.partitions is None and not selected:
@@ -191,6 +241,8 @@ class StagedRun:
                 if chosen is not None:
                     pending = (pending & (partitioned | rebuilt)) | set(chosen)
                     continue
+            number += 1
+            self._stage = f"{number}/{number - 1 + len(plan(graph, pending))}"
             pending -= set(stage.keys)
             if stage.partitions is None:
                 succeeded, outcome = self._assets(project.jobs[job_name], stage.keys,
@@ -218,21 +270,22 @@ class StagedRun:
         job_name = job.name
         partitions = choose(job_name) if choose else None
         if partitions == {}:
-            self.echo(f"{job_name}: every partition is fresh")
+            self._say(f"{job_name}: every partition is fresh")
             return False
         if partitions is None:
-            self.echo(f"{job_name}: materializing every partition")
+            self._say(f"{job_name}: materializing every partition")
         else:
             why = Counter(partitions.values())
-            self.echo(f"{job_name}: materializing {len(partitions)} partitions ("
+            self._say(f"{job_name}: materializing {len(partitions)} partitions ("
                       + ", ".join(f"{n} {reason}" for reason, n in sorted(why.items())) + ")")
         keys = job.partitions_def.get_partition_keys(dynamic_partitions_store=self.instance)
         for first, last in contiguous_ranges(keys, set(keys if partitions is None
                                                        else partitions)):
             result = job.execute_in_process(instance=self.instance, raise_on_error=False,
-                                            tags={**self.tags, **range_tags(first, last)})
+                                            run_config=console_config(self.verbose),
+                                            tags={**self._run_tags(), **range_tags(first, last)})
             self.results.append(result)
-            if run_outcome(job_name, result, self.echo) != 0:
+            if run_outcome(job_name, result, self._say) != 0:
                 return None
         return True
 
@@ -241,26 +294,26 @@ class StagedRun:
         """One run of the job over `keys` (the whole job when `whole`): in process, or with
         Dagster's multiprocess executor when `processes` > 1. (the run succeeded, exit code)"""
         job_name = job.name
-        if not whole:
-            self.echo(f"{job_name}: materializing {len(keys)} assets")
+        self._say(f"{job_name}: materializing {len(keys)} assets")
         selection = None if whole else list(keys)
-        tags = {**every_partition(job.partitions_def), **self.tags}
+        tags = {**every_partition(job.partitions_def), **self._run_tags()}
         if self.processes > 1:
             # each step in its own process, up to N at once; the `embedding` and
             # `qdrant_writes` pools (dagster.yaml) still let one such step in at a time
             recon = dg.build_reconstructable_job("pipelines.definitions", "job_named",
                                                  reconstructable_args=(job_name,))
             run_config = {"execution": {"config": {"multiprocess": {
-                "max_concurrent": self.processes}}}}
+                "max_concurrent": self.processes}}}, **console_config(self.verbose)}
             with dg.execute_job(recon, self.instance, run_config=run_config,
                                 raise_on_error=False, asset_selection=selection,
                                 tags=tags) as result:
                 self.results.append(result)
-                return result.success, run_outcome(job_name, result, self.echo)
+                return result.success, run_outcome(job_name, result, self._say)
         result = job.execute_in_process(instance=self.instance, raise_on_error=False,
+                                        run_config=console_config(self.verbose),
                                         asset_selection=selection, tags=tags)
         self.results.append(result)
-        return result.success, run_outcome(job_name, result, self.echo)
+        return result.success, run_outcome(job_name, result, self._say)
 
 
 def stale_partitions(defs: dg.Definitions, instance: dg.DagsterInstance,
@@ -281,7 +334,7 @@ def stale_partitions(defs: dg.Definitions, instance: dg.DagsterInstance,
 
 
 def sync_and_observe(defs: dg.Definitions, instance: dg.DagsterInstance,
-                     echo: Callable[[str], None] = print) -> dict:
+                     echo: Callable[[str], None] = print, verbose: bool = False) -> dict:
     """Bring the corpus-keyed partitions in step with the corpus (saying what changed), then
     record the corpus fingerprints. Returns parts job -> its `Sync`."""
     settings = defs.resources["settings"].resolved()
@@ -290,19 +343,21 @@ def sync_and_observe(defs: dg.Definitions, instance: dg.DagsterInstance,
         if sync.added or sync.removed:
             echo(f"{job_name}: {len(sync.added)} partitions added, {len(sync.removed)} "
                  "removed" + (f" ({', '.join(sync.removed)})" if sync.removed else ""))
-    observe_corpus(instance, {"settings": defs.resources["settings"]})
+    observe_corpus(instance, {"settings": defs.resources["settings"]},
+                   run_config=console_config(verbose))
     return changes
 
 
 def run_job(defs: dg.Definitions, job_name: str, instance: dg.DagsterInstance, *,
             fresh_only: bool = True, processes: int = 1,
-            echo: Callable[[str], None] = print) -> int:
+            echo: Callable[[str], None] = print, verbose: bool = False) -> int:
     """What `nyaya run` does: release the pool slots of killed runs, sync the partitions with
     the corpus, then the job's stages; with `fresh_only`, only the partitions and assets
-    whose code or inputs changed or whose outputs are missing or damaged."""
+    whose code or inputs changed or whose outputs are missing or damaged. `verbose` puts
+    Dagster's DEBUG event stream on the console."""
     for run_id in release_dead_runs(instance):
         echo(f"{job_name}: run {run_id} was killed mid-way: marked failed, its pool slots freed")
-    changes = sync_and_observe(defs, instance, echo)
+    changes = sync_and_observe(defs, instance, echo, verbose)
     select = choose = None
     if fresh_only:
         choose = stale_partitions(defs, instance, changes)
@@ -313,7 +368,8 @@ def run_job(defs: dg.Definitions, job_name: str, instance: dg.DagsterInstance, *
                  + ", ".join(f"{count} {reason}" for reason, count in sorted(reasons.items())))
             return keys
 
-    runner = StagedRun(defs, instance, tags=owner_tags(), processes=processes, echo=echo)
+    runner = StagedRun(defs, instance, tags=owner_tags(), processes=processes, echo=echo,
+                       verbose=verbose)
     return runner.run(job_name, select, choose)
 
 

@@ -14,6 +14,7 @@ Nothing here may reach a model hub: HF_HUB_OFFLINE and HF_DATASETS_OFFLINE are f
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import warnings
 from collections.abc import Callable, Sequence
@@ -251,6 +252,28 @@ def _option(name: str) -> EmbedderOption:
     if option is None:
         raise EmbedderError(f"unknown embedder {name!r}; choose one of {sorted(EMBEDDERS)}")
     return option
+
+
+class _UnexpectedKeysOnly(logging.Filter):
+    """Drops a transformers model-load report that lists only UNEXPECTED keys: checkpoint
+    weights the model does not use (the packaged MiniLM's `embeddings.position_ids`), which the
+    report itself says can be ignored. A report of MISSING, MISMATCH or CONVERSION keys shows."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return "LOAD REPORT" not in message or any(
+            status in message for status in ("MISSING", "MISMATCH", "CONVERSION"))
+
+
+_LOAD_REPORTS = _UnexpectedKeysOnly()
+
+
+def quiet_model_loading() -> None:
+    """Leave out what the model libraries print that a user can do nothing about: the load
+    report above and transformers' "Loading weights" bar (its own line in a log file); the
+    commands call it unless asked to be verbose."""
+    logging.getLogger("transformers.modeling_utils").addFilter(_LOAD_REPORTS)
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # read when the hub is imported
 
 
 def load_embedder(name: str, models_dir: Path, bge_m3_path: Path | None = None) -> Embedder:
