@@ -101,6 +101,8 @@ class ParquetIOManager(dg.ConfigurableIOManager):
         if not context.has_asset_partitions:  # a partition's rows are its own (the asset
             # reports them: assets.sources.report_partitions), not the run's
             metadata["dagster/row_count"] = len(obj)
+            if isinstance(obj, pd.DataFrame) and len(obj):
+                metadata["sample_rows"] = sample_rows(obj)
         if provenance:  # parts: several tables, so no one column schema
             metadata["tables"] = sorted({table.parent.name for table in tables})
         else:
@@ -117,6 +119,28 @@ class ParquetIOManager(dg.ConfigurableIOManager):
         frames = [read_table(self._path(context.asset_key, key))
                   for key in sorted(context.asset_partition_keys)]
         return pd.concat(frames, ignore_index=True)
+
+
+SAMPLE_ROWS = 5
+SAMPLE_CHARS = 80
+
+
+def sample_rows(frame: pd.DataFrame) -> dg.TableMetadataValue:
+    """The first rows as the UI's table, each cell on one line and cut to SAMPLE_CHARS: what
+    a quarantine or review queue holds, seen without opening the Parquet file."""
+    def cell(value: object) -> str | int | float | bool | None:
+        if value is None or (isinstance(value, float) and value != value):
+            return None
+        if isinstance(value, bool | int | float):
+            return value
+        text = " ".join(str(value).split())
+        return text if len(text) <= SAMPLE_CHARS else text[:SAMPLE_CHARS - 1] + "…"
+
+    columns = [str(column) for column in frame.columns]
+    records = [dg.TableRecord(dict(zip(columns, map(cell, row), strict=True)))
+               for row in frame.head(SAMPLE_ROWS).itertuples(index=False)]
+    return dg.MetadataValue.table(records, schema=dg.TableSchema(columns=[
+        dg.TableColumn(column) for column in columns]))
 
 
 def project_resources(settings: NyayaSettings | None = None) -> dict:

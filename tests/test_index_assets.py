@@ -335,3 +335,22 @@ def test_serve_answers_over_http(fixture_settings):
     finally:
         server.shutdown()
         service.close()
+
+
+def test_unpartitioned_tables_show_their_first_rows_in_the_ui(built):
+    """Quarantine and review tables carry sample rows (the UI shows them as a table), one line
+    and at most 80 characters a cell; a partition's materialization does not."""
+    first, _, _ = built
+    shown = 0
+    for asset in ("judgment_quarantine", "ingest_quarantine", "human_review_queue", "sections"):
+        metadata = metadata_of(first, asset)
+        rows = metadata["dagster/row_count"]
+        if not rows:
+            continue
+        records = metadata["sample_rows"].records
+        assert len(records) == min(5, rows)
+        assert all(len(value) <= 80 and "\n" not in value for record in records
+                   for value in record.data.values() if isinstance(value, str))
+        shown += 1
+    assert shown >= 2
+    assert "sample_rows" not in metadata_of(first, "statute_parts")
