@@ -9,9 +9,22 @@ import pandas as pd
 
 from assets.sources import report_partitions
 from evals import query_types
-from evals.baseline import check_regression, failures, load_baseline
+from evals.baseline import (
+    check_regression,
+    failures,
+    load_baseline,
+    load_per_query,
+    per_query_path,
+)
 from evals.configs import config_names
-from evals.evaluate import EvaluationError, compare_to_bm25, run_configs, score_runs
+from evals.evaluate import (
+    EvaluationError,
+    as_per_query,
+    compare_to_bm25,
+    query_scores,
+    run_configs,
+    score_runs,
+)
 from evals.querysets import load_queryset
 from evals.report import markdown_table, speed_table, write_report
 from evals.verification import TARGETS as VERIFICATION_TARGETS
@@ -123,11 +136,15 @@ def config_comparison(settings: NyayaSettings, retrieval_runs: pd.DataFrame) -> 
 
 
 @dg.asset(group_name=GROUP, code_version=CODE_VERSION)
-def regression_deltas(settings: NyayaSettings, retrieval_metrics: pd.DataFrame) -> dg.Output:
+def regression_deltas(settings: NyayaSettings, retrieval_metrics: pd.DataFrame,
+                      retrieval_runs: pd.DataFrame) -> dg.Output:
     """Each config's headline metrics against the regression baseline (evals/baseline.py):
-    ok / regressed / improved / missing / new / not_comparable, with the delta."""
+    ok / regressed / improved / missing / new / not_comparable, with the delta; a drop is
+    tested query by query where the baseline kept its query scores."""
     path = settings.baseline_file()
-    deltas = check_regression(retrieval_metrics, load_baseline(path))
+    kept = load_per_query(per_query_path(path))
+    tonight = as_per_query(query_scores(settings.resolved(), retrieval_runs)) if kept else {}
+    deltas = check_regression(retrieval_metrics, load_baseline(path), tonight, kept)
     counts = deltas["status"].value_counts().to_dict()
     return dg.Output(deltas, metadata={"baseline": dg.MetadataValue.path(str(path)),
                                        **{status: int(n) for status, n in counts.items()}})

@@ -2,18 +2,28 @@
 
 Like pyserini's regression YAMLs, `evals/baselines/regression.yaml` lists, per (config, query
 set, embedder), the expected value of a few headline metrics measured on the real corpus. A
-measured value more than `tolerance` (or two queries' worth, 2 / n, on a set of n judged queries,
-whichever is larger) below its expectation is a regression; above it, an improvement (update
-the file: `nyaya baseline`). Rows are matched on the embedder too,
-and refused when the corpus fingerprint differs: numbers from another embedder or another corpus
-are not comparable, and are reported as such instead of passing or failing silently.
+measured value more than `tolerance` below its expectation is a regression; above it, an
+improvement (update the file: `nyaya baseline`).
+
+How far a mean over n queries may move by chance depends on the set: on AILA's 10 judged queries
+one query is 0.1 of the mean. Where the baseline also kept each query's score (`per_query.json`
+beside it, written by `nyaya baseline`), a drop is a regression only when the paired t-test of
+tonight's scores against those says it is not chance (one-sided p < 0.05) and it exceeds
+`tolerance`; a few queries reshuffled by an approximate index pass, the same queries all
+falling does not, however small the set. Without them, the floor is two queries' worth (2 / n).
+
+Rows are matched on the embedder too, and refused when the corpus fingerprint differs: numbers
+from another embedder or another corpus are not comparable, and are reported as such instead of
+passing or failing silently.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import yaml
 
@@ -32,8 +42,14 @@ OK, REGRESSED, IMPROVED, MISSING, NEW, NOT_COMPARABLE = (
     "ok", "regressed", "improved", "missing", "new", "not_comparable")
 FAILING = (REGRESSED, MISSING)
 KEY = ["config", "queryset", "embedder"]
+PAIRED_ALPHA = 0.05
+PAIRED_RULE = "paired t-test p < 0.05 and delta beyond tolerance"
+FLIPS_RULE = "delta beyond max(tolerance, 2 / queries)"
+#: query scores per (config, queryset, embedder, metric): {qid: score}
+PerQuery = dict[tuple[str, str, str, str], dict[str, float]]
 METRICS_COLUMNS = [*KEY, "group", "corpus_fingerprint"]  # what write_baseline reads
-COLUMNS = [*KEY, "metric", "expected", "measured", "delta", "tolerance", "status"]
+COLUMNS = [*KEY, "metric", "expected", "measured", "delta", "tolerance", "status", "queries",
+           "rule", "p_value"]
 
 
 class BaselineError(ValueError):
@@ -97,9 +113,58 @@ def _status(delta: float, tolerance: float) -> str:
     return IMPROVED if delta > tolerance else OK
 
 
-def check_regression(metrics: pd.DataFrame, baseline: pd.DataFrame) -> pd.DataFrame:
+def per_query_path(baseline: Path) -> Path:
+    return baseline.with_name(f"{baseline.stem}.per_query.json")
+
+
+def load_per_query(path: Path) -> PerQuery:
+    """The baseline's query scores (none when the file is absent)."""
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return {(entry["config"], entry["queryset"], entry["embedder"], entry["metric"]):
+                {str(qid): float(score) for qid, score in entry["scores"].items()}
+                for entry in data}
+    except (ValueError, KeyError, TypeError, AttributeError) as err:
+        raise BaselineError(f"{path}: not a list of {{config, queryset, embedder, metric, "
+                            f"scores}} entries: {err}") from err
+
+
+def write_per_query(scores: pd.DataFrame, path: Path) -> int:
+    """Replace the (config, queryset, embedder) entries of `scores` (long rows: KEY, metric,
+    qid, value) in the file, keeping the others; returns the entries written."""
+    kept = {key: value for key, value in load_per_query(path).items()
+            if key[:3] not in set(scores[KEY].itertuples(index=False, name=None))}
+    for key, rows in scores.groupby([*KEY, "metric"]):
+        kept[key] = {str(q): round(float(v), 4) for q, v in zip(rows["qid"], rows["value"],
+                                                                  strict=True)}
+    entries = [{"config": c, "queryset": q, "embedder": e, "metric": m, "scores": s}
+               for (c, q, e, m), s in sorted(kept.items())]
+    path.write_text(json.dumps(entries, separators=(",", ":")) + "\n", encoding="utf-8")
+    return scores[KEY].drop_duplicates().shape[0]
+
+
+def paired_p(now: dict[str, float], then: dict[str, float]) -> float:
+    """One-sided p that tonight's scores are not below the baseline's, query by query (a
+    query the run no longer scores counts 0)."""
+    from scipy.stats import ttest_rel
+
+    qids = sorted(then)
+    before = np.array([then[q] for q in qids])
+    after = np.array([now.get(q, 0.0) for q in qids])
+    if np.allclose(after - before, (after - before).mean()):  # constant: no variance to test
+        return 0.0 if (after - before).mean() < 0 else 1.0
+    return float(ttest_rel(after, before, alternative="less").pvalue)
+
+
+def check_regression(metrics: pd.DataFrame, baseline: pd.DataFrame,
+                     tonight: PerQuery | None = None, kept: PerQuery | None = None
+                     ) -> pd.DataFrame:
     """Every baselined metric of the measured embedders, against the `all` rows of `metrics`.
 
+    With query scores for an entry from the baseline (`kept`) and tonight (`tonight`), a drop
+    must also pass the paired test (module docstring); otherwise the 2 / n floor applies.
     Statuses: ok / regressed / improved; `missing` for a baselined config that was not measured
     on its query set at all (a config that vanished is a failure, not a pass); `new` for a
     measured (config, queryset, embedder) with no baseline yet; `not_comparable` when the corpus
@@ -124,11 +189,21 @@ def check_regression(metrics: pd.DataFrame, baseline: pd.DataFrame) -> pd.DataFr
             continue
         value = float(row[expected["metric"]])
         delta = value - expected["expected"]
-        tolerance = max(expected["tolerance"], QUERY_FLIPS / max(int(row["queries"]), 1))
-        status = (NOT_COMPARABLE if row.get("corpus_fingerprint") != expected["corpus"]
-                  else _status(delta, tolerance))
+        queries = int(row["queries"])
+        pair = (*key, expected["metric"])
+        if pair in (kept or {}) and pair in (tonight or {}):
+            tolerance, rule = expected["tolerance"], PAIRED_RULE
+            p_value = paired_p(tonight[pair], kept[pair])
+            status = _status(delta, tolerance)
+            if status == REGRESSED and p_value >= PAIRED_ALPHA:
+                status = OK  # a reshuffle, not a drop
+        else:
+            tolerance, rule = max(expected["tolerance"], QUERY_FLIPS / max(queries, 1)), FLIPS_RULE
+            p_value, status = float("nan"), _status(delta, tolerance)
+        if row.get("corpus_fingerprint") != expected["corpus"]:
+            status = NOT_COMPARABLE
         rows.append({**base, "tolerance": tolerance, "measured": value, "delta": delta,
-                     "status": status})
+                     "status": status, "queries": queries, "rule": rule, "p_value": p_value})
     baselined = {tuple(k) for k in baseline[KEY].itertuples(index=False)}
     for key in sorted(set(measured) - baselined):
         rows.append({**dict(zip(KEY, key, strict=True)), "metric": "", "expected": float("nan"),

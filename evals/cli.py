@@ -260,6 +260,21 @@ def _search_topics(args: argparse.Namespace, searcher) -> int:
     return 0
 
 
+def _write_query_scores(target: Path) -> str:
+    """Keep each run's query scores beside the baseline (from the warehouse's runs table), so
+    the check can test a drop query by query; says what it wrote."""
+    from evals.baseline import per_query_path, write_per_query
+    from evals.evaluate import query_scores
+
+    settings = Settings.from_env()
+    parts = sorted((settings.warehouse / "retrieval_runs").glob("*.parquet"))
+    if not parts:
+        return "no runs table in the warehouse: query scores not kept"
+    runs = pd.concat([read_table(part) for part in parts], ignore_index=True)
+    written = write_per_query(query_scores(settings, runs), per_query_path(target))
+    return f"query scores of {written} runs in {per_query_path(target)}"
+
+
 def _baseline(args: argparse.Namespace) -> int:
     """Write the regression baseline from a metrics table (the latest report's by default)."""
     from evals.baseline import BASELINES, read_metrics, write_baseline
@@ -273,10 +288,11 @@ def _baseline(args: argparse.Namespace) -> int:
     target = Path(args.output) if args.output else BASELINES
     try:  # BaselineError (the existing baseline file) is a ValueError too
         count = write_baseline(read_metrics(source), target, tolerance=args.tolerance)
+        kept = _write_query_scores(target)
     except (OSError, ValueError) as err:
         print(f"nyaya baseline: {err}", file=sys.stderr)
         return 2
-    print(f"{target}: {count} entries written from {source}")
+    print(f"{target}: {count} entries written from {source}; {kept}")
     if target == BASELINES:  # the published results are the baseline's
         from evals.results_page import main as write_page
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,7 +20,8 @@ from typing import Any
 
 import pandas as pd
 
-from evals.compare import baseline_of, compare_configs
+from evals.baseline import HEADLINE_METRICS, PerQuery
+from evals.compare import baseline_of, compare_configs, per_query_scores
 from evals.configs import load_config, side_of
 from evals.corpus_sets import (
     CANDIDATE_SOURCES,
@@ -194,6 +195,36 @@ def score_runs(settings: Settings, runs: pd.DataFrame) -> pd.DataFrame:
     metrics = pd.concat(rows, ignore_index=True)
     lead = ["config", "queryset", "group_kind", "group", "queries"]
     return metrics[lead + [c for c in metrics.columns if c not in lead]]
+
+
+def query_scores(settings: Settings, runs: pd.DataFrame,
+                 metrics: Sequence[str] = HEADLINE_METRICS) -> pd.DataFrame:
+    """Each run's score on each query it is scored on (long rows: config, queryset, embedder,
+    metric, qid, value): what the regression check pairs night against night."""
+    return scores_by_query(_querysets(settings, sorted(runs["queryset"].unique())), runs,
+                           metrics)
+
+
+def scores_by_query(querysets: Mapping[str, QuerySet], runs: pd.DataFrame,
+                    metrics: Sequence[str] = HEADLINE_METRICS) -> pd.DataFrame:
+    """`query_scores` over loaded query sets."""
+    frames = []
+    for (config, queryset_name, embedder), run in runs.groupby(
+            ["config", "queryset", "embedder"]):
+        qrels = scored_qrels(config, querysets[queryset_name])
+        if not qrels:
+            continue
+        scores = per_query_scores(run, qrels, list(metrics))
+        frames.append(scores.reset_index().melt(id_vars="qid", var_name="metric",
+                                                value_name="value").assign(
+            config=config, queryset=queryset_name, embedder=embedder))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
+        columns=["qid", "metric", "value", "config", "queryset", "embedder"])
+
+
+def as_per_query(scores: pd.DataFrame) -> PerQuery:
+    return {key: dict(zip(rows["qid"], rows["value"], strict=True))
+            for key, rows in scores.groupby(["config", "queryset", "embedder", "metric"])}
 
 
 def compare_to_bm25(settings: Settings, runs: pd.DataFrame) -> pd.DataFrame:

@@ -94,7 +94,7 @@ STATUSES = ("regressed", "missing", "improved", "ok")
 
 #: Columns of the regression tables, where present.
 REGRESSION_COLUMNS = ["config", "queryset", "metric", "expected", "measured", "delta",
-                      "tolerance", "status"]
+                      "tolerance", "status", "queries", "rule", "p_value"]
 
 STYLE = """
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;
@@ -202,8 +202,24 @@ def _with_status(regression: pd.DataFrame, status: str) -> pd.DataFrame:
         else rows
 
 
+def tolerance_lines(regression: pd.DataFrame) -> list[str]:
+    """Per query set, what counts as a regression there: its size, the rule and the
+    tolerances (a 10-query set cannot be held to what a 158-query set is)."""
+    if "rule" not in regression:
+        return []
+    compared = regression.dropna(subset=["rule"])
+    lines = []
+    for queryset, rows in compared.groupby("queryset"):
+        low, high = rows["tolerance"].min(), rows["tolerance"].max()
+        span = f"{low:.4f}" if low == high else f"{low:.4f}-{high:.4f}"
+        lines.append(f"{queryset} ({int(rows['queries'].max())} judged queries): "
+                     f"{' / '.join(sorted(rows['rule'].unique()))}; tolerance {span}")
+    return lines
+
+
 def regression_markdown(regression: pd.DataFrame) -> str:
-    """A short Markdown section: the regressed metrics (or that there are none) and counts."""
+    """A short Markdown section: the regressed metrics (or that there are none), counts, and
+    each set's tolerance."""
     regressed = _with_status(regression, "regressed")
     missing = _with_status(regression, "missing")
     lines = ["## Regression", ""]
@@ -215,6 +231,10 @@ def regression_markdown(regression: pd.DataFrame) -> str:
     if not missing.empty:
         lines += [f"{len(missing)} expected metric(s) not measured:", "",
                   markdown_table(missing), ""]
+    tolerances = tolerance_lines(regression)
+    if tolerances:
+        lines += ["What counts as a regression, per query set:", "",
+                  *(f"- {line}" for line in tolerances), ""]
     return "\n".join(lines)
 
 
@@ -266,6 +286,11 @@ def _regression_html(regression: pd.DataFrame | None, figure: tuple[str, str] | 
         parts.append(f"<div class='warn'><p>{len(missing)} expected metric(s) not measured:</p>"
                      + html_table(missing, row_classes=["status-missing"] * len(missing))
                      + "</div>")
+    tolerances = tolerance_lines(regression)
+    if tolerances:
+        parts.append("<p>What counts as a regression, per query set:</p><ul id='tolerances'>"
+                     + "".join(f"<li>{html.escape(line)}</li>" for line in tolerances)
+                     + "</ul>")
     if figure is not None:
         parts.append(_figure(*figure, "figure-regression"))
     if not regression.empty:

@@ -20,7 +20,9 @@ from evals.baseline import (
     BaselineError,
     check_regression,
     load_baseline,
+    load_per_query,
     write_baseline,
+    write_per_query,
 )
 from pipelines.resources import NyayaSettings
 
@@ -145,8 +147,12 @@ def test_the_asset_check_trips_on_a_degraded_config(baseline_file):
         def upstream() -> pd.DataFrame:
             return metrics
 
+        @dg.asset(name="retrieval_runs")
+        def runs() -> pd.DataFrame:  # read only where the baseline kept query scores
+            return pd.DataFrame()
+
         return dg.materialize(
-            [upstream, regression_deltas, no_metric_regressed],
+            [upstream, runs, regression_deltas, no_metric_regressed],
             resources={"settings": NyayaSettings(baseline_path=str(baseline_file)),
                        "io_manager": dg.mem_io_manager})
 
@@ -182,3 +188,43 @@ def test_the_results_page_sorts_each_set_by_ndcg():
     page = render(baseline)
     assert page.index("| high | 0.5000 | 0.2500 |") < page.index("| low | 0.1000 | 0.0500 |")
     assert "## minilm-static: the real-corpus tests" in page and "fingerprint c" in page
+
+
+def _ten_queries(scores: list[float]) -> dict[str, float]:
+    return {f"q{i}": score for i, score in enumerate(scores)}
+
+
+@pytest.mark.parametrize(("tonight", "kept", "status", "rule"), [
+    # every one of 10 queries 0.19 lower: within the 2 / n floor (0.2); a regression paired
+    (_ten_queries([0.31] * 10), None, OK, "delta beyond max(tolerance, 2 / queries)"),
+    (_ten_queries([0.31] * 10), _ten_queries([0.5] * 10), REGRESSED, "paired t-test"),
+    # two queries swapped places and one fell: the mean is 0.05 lower, but that is chance
+    (_ten_queries([1.0, 0.0, 0.0] + [0.5] * 7), _ten_queries([0.0, 1.0, 0.5] + [0.5] * 7), OK,
+     "paired t-test"),
+])
+def test_a_small_set_is_judged_query_by_query(tmp_path, tonight, kept, status, rule):
+    path = tmp_path / "baseline.yaml"
+    mean = sum(tonight.values()) / 10
+    write_baseline(metrics_of([("a", "emb", 0.50)], queries=10), path,
+                   metric_names=("ndcg@10",), tolerance=0.02)
+    key = ("a", "qs", "emb", "ndcg@10")
+    deltas = check_regression(metrics_of([("a", "emb", mean)], queries=10), load_baseline(path),
+                              {key: tonight}, {key: kept} if kept else None)
+    row = deltas.iloc[0]
+    assert (row["status"], row["rule"].startswith(rule)) == (status, True), row.to_dict()
+    assert row["queries"] == 10
+
+
+def test_query_scores_are_kept_beside_the_baseline(tmp_path):
+    path = tmp_path / "regression.per_query.json"
+    rows = pd.DataFrame({"config": "a", "queryset": "qs", "embedder": "emb",
+                         "metric": "ndcg@10", "qid": ["q1", "q2"], "value": [0.123456, 1.0]})
+    assert write_per_query(rows, path) == 1
+    assert write_per_query(rows.assign(config="b", value=[0.5, 0.5]), path) == 1
+    assert write_per_query(rows.assign(value=[0.0, 0.0]), path) == 1  # replaces a's entry
+    kept = load_per_query(path)
+    assert kept == {("a", "qs", "emb", "ndcg@10"): {"q1": 0.0, "q2": 0.0},
+                    ("b", "qs", "emb", "ndcg@10"): {"q1": 0.5, "q2": 0.5}}
+    path.write_text('[{"config": "a"}]')
+    with pytest.raises(BaselineError, match=r"regression\.per_query\.json: not a list"):
+        load_per_query(path)

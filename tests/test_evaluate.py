@@ -59,3 +59,19 @@ def test_a_run_carries_its_provenance_and_scores_like_the_report():
     assert frame["queries_per_second"].iloc[0] == 24.0
     overall = metrics_of("bm25-sections", QUERYSET, run).query("group == 'all'").iloc[0]
     assert overall["precision@1"] == 1.0 and overall["queries"] == 12
+
+
+def test_each_run_is_scored_query_by_query_for_the_regression_check():
+    """Long rows per (config, set, embedder, metric, query); a judged query the run missed
+    scores 0, and a tuned config only on the held-out queries it is scored on."""
+    from evals.evaluate import as_per_query, scores_by_query
+    from evals.querysets import QuerySet
+
+    queries = pd.DataFrame({"qid": ["q1", "q2"], "query": ["a", "b"]})
+    queryset = QuerySet("qs", queries, {"q1": {"d1": 1}, "q2": {"d2": 1}})
+    runs = pd.DataFrame({"qid": ["q1", "q1"], "doc_id": ["d9", "d1"], "rank": [1, 2],
+                         "score": [2.0, 1.0], "method": "bm25", "config": "bm25-sections",
+                         "queryset": "qs", "embedder": "emb"})
+    scores = as_per_query(scores_by_query({"qs": queryset}, runs, ["mrr", "precision@1"]))
+    assert scores == {("bm25-sections", "qs", "emb", "mrr"): {"q1": 0.5, "q2": 0.0},
+                      ("bm25-sections", "qs", "emb", "precision@1"): {"q1": 0.0, "q2": 0.0}}
