@@ -34,11 +34,13 @@ from assets.sources import SOURCE_FINGERPRINT, judgment_corpus, statute_corpus
 from nyaya.index.build import ALL, part_state, partition_rows
 from nyaya.index.collections import PARTITION
 from nyaya.index.embedders import embedder_fingerprint
+from nyaya.index.store import EdgeStore
 from nyaya.settings import Settings
 from nyaya.tables import CorruptTableError, read_table, table_provenance, verify_table
 
 SOURCES = (statute_corpus, judgment_corpus)
 VECTORS = "_vectors"  # a vectors asset's name: its collection's, then this
+QDRANT = "_qdrant"  # and a Qdrant asset's
 
 
 def observe_corpus(instance: dg.DagsterInstance, resources: dict,
@@ -167,6 +169,16 @@ def vectors_unusable(settings: Settings, key: dg.AssetKey) -> str | None:
     return _stale_vector_parts(settings, name.removesuffix(VECTORS), [ALL]).get(ALL)
 
 
+def store_unusable(settings: Settings, key: dg.AssetKey) -> str | None:
+    """Why a Qdrant asset's embedded shard differs from what its last build sealed (a file
+    gone or resized, no seal), or None; None for any other asset and for a Qdrant server."""
+    name = key.path[-1]
+    if not name.endswith(QDRANT) or settings.qdrant_url:
+        return None
+    problem = EdgeStore(settings.qdrant_path).damage(name.removesuffix(QDRANT))
+    return f"store damaged ({problem})" if problem else None
+
+
 def keys_to_run(defs: dg.Definitions, job_name: str,
                 instance: dg.DagsterInstance) -> tuple[list[dg.AssetKey], dict[str, int]]:
     """The job's assets that are stale or missing, with everything downstream of them; and a
@@ -187,7 +199,8 @@ def keys_to_run(defs: dg.Definitions, job_name: str,
         reason = status.value.lower()
         if status == StaleStatus.FRESH:
             reason = (_outputs_unusable(instance, key)
-                      or (None if partitions else vectors_unusable(settings, key)) or reason)
+                      or (None if partitions else vectors_unusable(settings, key)
+                          or store_unusable(settings, key)) or reason)
         reasons[reason] = reasons.get(reason, 0) + 1
         if reason != "fresh":
             seeds.add(key)

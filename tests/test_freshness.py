@@ -321,6 +321,15 @@ def test_nyaya_run_embeds_only_the_partitions_whose_documents_changed(
     assert "judgment_vectors_job: materializing 1 partitions (1 output corrupted)" in repaired
     assert "statute_vectors_job: every partition is fresh" in repaired
 
+    from nyaya.index.store import EdgeStore  # a Qdrant shard that lost a file is rebuilt
+
+    shard = data / "qdrant" / "legal_sections"
+    next(path for path in sorted(shard.rglob("*")) if path.is_file()
+         and "segments" in path.parts).unlink()
+    assert main(["run", "--job", "index_job"]) == 0
+    assert "1 store damaged (1 file(s) missing" in capsys.readouterr().out
+    assert EdgeStore(data / "qdrant").damage("legal_sections") is None
+
 
 def test_unpartitioned_vectors_built_by_another_embedder_are_stale(tmp_path, models_dir):
     """The embedder is not in the vectors' code version: the part's manifest names it, and a

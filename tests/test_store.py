@@ -4,6 +4,7 @@ qdrant-client's local mode standing in for a Qdrant server."""
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from nyaya.index.store import (
     ReadOnlyStoreError,
     ScoreBoost,
     ServerStore,
+    StoreDamagedError,
     StoreHit,
     StoreLockedError,
     StorePoint,
@@ -509,3 +511,38 @@ def test_exact_edge_store_scans_every_point(tmp_path: Path) -> None:
         assert ids_of(store.search_sparse(NAME, [RARE_TERM], [1.0], 3)) == [7]
     finally:
         store.close()
+
+
+def test_a_writer_seals_its_shard_and_a_damaged_one_is_refused(tmp_path: Path) -> None:
+    """A shard that lost a file (Qdrant opens it anyway, with a fraction of its points) or
+    whose point count moved is refused to searches and rebuilt by a writer."""
+    writer = EdgeStore(tmp_path)
+    writer.create(SPEC)
+    writer.upsert(NAME, POINTS)
+    writer.close()
+    assert EdgeStore(tmp_path).damage(NAME) is None
+    seal = tmp_path / f"{NAME}.built.json"
+    assert json.loads(seal.read_text())["points"] == 50
+    victim = next(path for path in sorted((tmp_path / NAME).rglob("*")) if path.is_file()
+                  and "segments" in path.parts)
+    victim.unlink()
+    assert "1 file(s) missing" in EdgeStore(tmp_path).damage(NAME)
+    reader = EdgeStore(tmp_path, read_only=True)
+    with pytest.raises(StoreDamagedError, match=r"is damaged \(1 file\(s\) missing: .*`nyaya "
+                       r"run` rebuilds it"):
+        reader.count(NAME)
+    reader.close()
+    rebuilt = EdgeStore(tmp_path)
+    with pytest.raises(StoreDamagedError):
+        rebuilt.create(SPEC)  # what sync_collection answers with recreate=True
+    rebuilt.create(SPEC, recreate=True)
+    rebuilt.upsert(NAME, POINTS)
+    rebuilt.close()
+    assert EdgeStore(tmp_path).damage(NAME) is None
+    seal.write_text(seal.read_text().replace('"points": 50', '"points": 51'))
+    reader = EdgeStore(tmp_path, read_only=True)
+    with pytest.raises(StoreDamagedError, match="50 points, 51 when it was built"):
+        reader.count(NAME)
+    reader.close()
+    seal.unlink()
+    assert EdgeStore(tmp_path).damage(NAME) == "no build seal"

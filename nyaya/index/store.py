@@ -139,6 +139,12 @@ class StoreLockedError(RuntimeError):
     multi-writer support, so a second owner is refused instead of corrupting the shard."""
 
 
+class StoreDamagedError(ValueError):
+    """A shard that no longer holds what its last writer left: a file gone or changed, or
+    another point count. Never searched; a writer rebuilds it (`create` raises it as the
+    ValueError that makes `sync_collection` recreate the collection)."""
+
+
 class ReadOnlyStoreError(RuntimeError):
     """A write through a store opened for searching only."""
 
@@ -357,6 +363,11 @@ class EdgeStore(_StoreBase):
     UI, a server and other searches, and never blocks a rebuild; it sees the shard as it was
     when it opened. Copying costs about 1 s per 500 MB. Shards open lazily and stay open until
     `close()`, which deletes a reader's copies. Call `optimize()` after bulk loads.
+
+    A writer's `close()` seals each shard it opened: `<root>/<collection>.built.json` records
+    its point count and the size of every file. Opening a shard checks the files against it
+    (and the count once loaded), so a shard that lost or changed a file is refused instead of
+    searched with a fraction of its points; `damage()` is the same check without loading.
     """
 
     backend = BACKEND_EDGE
@@ -452,9 +463,50 @@ class EdgeStore(_StoreBase):
         else:
             self._lock(collection)
             directory = self.root / collection
-        opened = _Shard(qe.EdgeShard.load(str(directory)), spec)
+        seal = self._seal(collection)
+        problem = _damage(directory, seal)
+        shard = None if problem else qe.EdgeShard.load(str(directory))
+        if shard is not None and seal is not None:
+            points = shard.count(qe.CountRequest(exact=True))
+            if points != seal["points"]:
+                problem = f"{points} points, {seal['points']} when it was built"
+        if problem:
+            if shard is not None:
+                shard.close()
+            raise StoreDamagedError(
+                f"Qdrant Edge shard {self.root / collection} is damaged ({problem}): not "
+                "searched; `nyaya run` rebuilds it")
+        opened = _Shard(shard, spec)
         self._shards[collection] = opened
         return opened
+
+    def _seal_path(self, collection: str) -> Path:
+        return self.root / f"{collection}.built.json"
+
+    def _seal(self, collection: str) -> dict | None:
+        path = self._seal_path(collection)
+        try:
+            return json.loads(path.read_text()) if path.is_file() else None
+        except ValueError:
+            return {"points": -1, "files": {}}  # an unreadable seal seals nothing
+
+    def _write_seal(self, collection: str, points: int) -> None:
+        path = self._seal_path(collection)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"points": points,
+                                   "files": _files(self.root / collection)}, indent=1) + "\n")
+        tmp.replace(path)
+
+    def damage(self, collection: str) -> str | None:
+        """Why the collection's shard on disk is not what its last writer left (a file
+        missing, added or resized; no seal: built before seals or never closed), or None.
+        Reads file sizes only: what freshness asks on every run."""
+        if self._read_spec(collection) is None:
+            return "no collection"
+        seal = self._seal(collection)
+        if seal is None:
+            return "no build seal"
+        return _damage(self.root / collection, seal)
 
     def create(self, spec: CollectionSpec, recreate: bool = False) -> None:
         """Create the collection's shard and payload indexes. Idempotent for the same
@@ -608,10 +660,14 @@ class EdgeStore(_StoreBase):
         self._shard(collection).shard.optimize()
 
     def close(self) -> None:
-        """Close every open shard (closing persists it), then release their locks and
-        delete a reader's copies."""
-        for opened in self._shards.values():
+        """Close every open shard (closing persists it) and, for a writer, seal it; then
+        release the locks and delete a reader's copies."""
+        for collection, opened in self._shards.items():
+            points = None if self.read_only else opened.shard.count(
+                qe.CountRequest(exact=True))
             opened.shard.close()
+            if points is not None:
+                self._write_seal(collection, points)
         self._shards.clear()
         for fd in self._locks.values():
             fcntl.flock(fd, fcntl.LOCK_UN)
@@ -620,6 +676,27 @@ class EdgeStore(_StoreBase):
         if self._copies is not None:
             shutil.rmtree(self._copies, ignore_errors=True)
             self._copies = None
+
+
+def _files(directory: Path) -> dict[str, int]:
+    return {str(path.relative_to(directory)): path.stat().st_size
+            for path in sorted(directory.rglob("*")) if path.is_file()}
+
+
+def _damage(directory: Path, seal: dict | None) -> str | None:
+    """How a shard's files differ from its seal (the first few), or None."""
+    if seal is None:
+        return None
+    if not directory.is_dir():
+        return "its folder is gone"
+    found, sealed = _files(directory), seal.get("files", {})
+    missing = sorted(set(sealed) - set(found))
+    changed = sorted(name for name in set(sealed) & set(found) if sealed[name] != found[name])
+    added = sorted(set(found) - set(sealed))
+    for what, names in (("missing", missing), ("changed size", changed), ("unexpected", added)):
+        if names:
+            return f"{len(names)} file(s) {what}: {', '.join(names[:3])}"
+    return None
 
 
 def _remove_dead_copies(readers: Path) -> None:
