@@ -33,7 +33,7 @@ from nyaya.provenance import source_fingerprint
 from nyaya.retrieval.query_analysis import QueryAnalyzer
 from nyaya.verify.relevance import RelevanceJudge
 from nyaya.verify.statutes import StatuteChecker
-from pipelines.resources import NyayaSettings
+from pipelines.resources import NyayaSettings, output_paths
 
 GROUP = "evaluation"
 CODE_VERSION = source_fingerprint(__name__)
@@ -192,6 +192,6 @@ def evaluation_report(context: dg.AssetExecutionContext, settings: NyayaSettings
                           verification=verification_rates, regression=regression_deltas,
                           comparison=config_comparison)
     context.log.info(f"report written to {folder}")
-    return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(folder)),
+    return dg.MaterializeResult(metadata={**output_paths(folder, resolved.data_dir),
                                           "report": dg.MetadataValue.md(
                                               (folder / "report.md").read_text())})

@@ -37,6 +37,7 @@ from nyaya.index.embedders import embedder_fingerprint
 from nyaya.index.store import EdgeStore
 from nyaya.settings import Settings
 from nyaya.tables import CorruptTableError, read_table, table_provenance, verify_table
+from pipelines.resources import DATA_PATH
 
 SOURCES = (statute_corpus, judgment_corpus)
 VECTORS = "_vectors"  # a vectors asset's name: its collection's, then this
@@ -50,15 +51,19 @@ def observe_corpus(instance: dg.DagsterInstance, resources: dict,
     observe(list(SOURCES), instance=instance, resources=resources, run_config=run_config)
 
 
-def _outputs_unusable(instance: dg.DagsterInstance, key: dg.AssetKey) -> str | None:
+def _outputs_unusable(instance: dg.DagsterInstance, key: dg.AssetKey,
+                      data_dir: Path) -> str | None:
     """Why the last materialization's files cannot be used ("output missing" when a file or
     folder it named is gone, "output corrupted" when a Parquet table in it fails
-    verification), or None when they can."""
+    verification), or None when they can. An output inside the data folder is looked for in
+    `data_dir`, today's, wherever the folder was when it was written."""
     event = instance.get_latest_materialization_event(key)
     if event is None or event.asset_materialization is None:
         return "output missing"
-    paths = [Path(value.path) for value in event.asset_materialization.metadata.values()
-             if isinstance(value, dg.PathMetadataValue)]
+    metadata = event.asset_materialization.metadata
+    inside = metadata.get(DATA_PATH)
+    paths = [data_dir / inside.value] if isinstance(inside, dg.TextMetadataValue) else [
+        Path(value.path) for value in metadata.values() if isinstance(value, dg.PathMetadataValue)]
     if any(not path.exists() for path in paths):
         return "output missing"
     tables = [table for path in paths
@@ -198,7 +203,7 @@ def keys_to_run(defs: dg.Definitions, job_name: str,
         status = _status(resolver, partitions, key)
         reason = status.value.lower()
         if status == StaleStatus.FRESH:
-            reason = (_outputs_unusable(instance, key)
+            reason = (_outputs_unusable(instance, key, settings.data_dir)
                       or (None if partitions else vectors_unusable(settings, key)
                           or store_unusable(settings, key)) or reason)
         reasons[reason] = reasons.get(reason, 0) + 1

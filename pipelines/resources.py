@@ -97,7 +97,7 @@ class ParquetIOManager(dg.ConfigurableIOManager):
                 raise TypeError(f"{asset}: {table_path.name} is a {type(frame).__name__}, "
                                 "not a DataFrame")
             schema = write_table(frame, table_path, provenance.get(table_path)).schema
-        metadata = {"path": dg.MetadataValue.path(str(path))}
+        metadata = output_paths(path, self.settings.resolved().data_dir)
         if not context.has_asset_partitions:  # a partition's rows are its own (the asset
             # reports them: assets.sources.report_partitions), not the run's
             metadata["dagster/row_count"] = len(obj)
@@ -119,6 +119,20 @@ class ParquetIOManager(dg.ConfigurableIOManager):
         frames = [read_table(self._path(context.asset_key, key))
                   for key in sorted(context.asset_partition_keys)]
         return pd.concat(frames, ignore_index=True)
+
+
+#: An output's place inside the data folder, recorded beside its absolute path: freshness
+#: checks the files where the data folder is now (copied, moved or restored), not where it was.
+DATA_PATH = "data_path"
+
+
+def output_paths(path: Path, data_dir: Path) -> dict:
+    """The metadata naming an output: its absolute `path` (for the UI) and, inside the data
+    folder, its `data_path` relative to it."""
+    metadata: dict = {"path": dg.MetadataValue.path(str(path))}
+    if path.is_relative_to(data_dir):
+        metadata[DATA_PATH] = dg.MetadataValue.text(str(path.relative_to(data_dir)))
+    return metadata
 
 
 SAMPLE_ROWS = 5

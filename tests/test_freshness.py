@@ -355,3 +355,20 @@ def test_unpartitioned_vectors_built_by_another_embedder_are_stale(tmp_path, mod
     assert vectors_unusable(settings, key) is None
     assert vectors_unusable(replace(settings, embedder="minilm-int8"), key) == "embedder changed"
     assert vectors_unusable(settings, dg.AssetKey("sections")) is None  # not a vectors asset
+
+
+def test_a_copied_data_folder_is_checked_where_it_is_now(pipeline):
+    """After `cp -a data elsewhere` and NYAYA_DATA=elsewhere, a table damaged in the copy is
+    found (the checks read the copy, not the folder the event log first named), and the
+    original left intact does not hide it."""
+    defs, instance, resources, corpus, data_dir = pipeline
+    run(defs, instance, plan(defs, instance, resources)[0])
+    copy = data_dir.parent / "elsewhere"
+    shutil.copytree(data_dir, copy)
+    moved = project_resources(NyayaSettings(corpus_root=str(corpus), data_dir=str(copy)))
+    defs = dg.Definitions(assets=defs.assets, jobs=defs.jobs, resources=moved)
+    table = copy / "warehouse" / "definitions_index.parquet"
+    table.write_bytes(table.read_bytes()[:-40])
+    keys, reasons = keys_to_run(defs, "job", instance)
+    assert {key.to_user_string() for key in keys} == {"definitions_index"}
+    assert reasons["output corrupted"] == 1
