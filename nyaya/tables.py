@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import os
+import secrets
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TypeVar
@@ -35,6 +37,13 @@ def checksum_path(path: Path) -> Path:
     return path.with_name(path.name + ".sha256")
 
 
+def beside(path: Path, suffix: str = "") -> Path:
+    """A temporary name next to `path`, unique to this process and call: two writers never
+    share one (each renames its own file over `path`, the last one wins whole). `suffix` for
+    writers that insist on an extension (np.save adds ".npy")."""
+    return path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp{suffix}")
+
+
 def write_table(frame: pd.DataFrame, path: Path,
                 provenance: dict[str, str] | None = None) -> pa.Table:
     """Write the table, then its sidecar checksum, each atomically (tmp + rename); with
@@ -46,13 +55,13 @@ def write_table(frame: pd.DataFrame, path: Path,
     table = pa.Table.from_pandas(frame.reset_index(drop=True), preserve_index=False)
     table = table.replace_schema_metadata(
         {PROVENANCE_KEY: json.dumps(provenance, sort_keys=True)} if provenance else None)
-    tmp = path.with_suffix(".parquet.tmp")
+    tmp = beside(path)
     pq.write_table(table, tmp, compression="zstd", write_statistics=True,
                    write_page_checksum=True)
     digest = hashlib.sha256(tmp.read_bytes()).hexdigest()
     tmp.replace(path)
     sidecar = checksum_path(path)
-    sidecar_tmp = sidecar.with_name(sidecar.name + ".tmp")
+    sidecar_tmp = beside(sidecar)
     sidecar_tmp.write_text(digest + "\n", encoding="ascii")
     sidecar_tmp.replace(sidecar)
     return table

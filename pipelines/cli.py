@@ -30,6 +30,7 @@ def _run(args: argparse.Namespace) -> int:
     from nyaya.index.embedders import quiet_model_loading
     from pipelines import definitions
     from pipelines.stages import closing_lines, run_job
+    from pipelines.writers import DataFolderBusy
 
     if args.processes > 1 and not args.persist:
         # the multiprocess executor's steps share the persistent instance
@@ -39,8 +40,13 @@ def _run(args: argparse.Namespace) -> int:
     if not args.verbose:
         quiet_model_loading()
     instance = dg.DagsterInstance.get() if args.persist else dg.DagsterInstance.ephemeral()
-    code = run_job(definitions.defs, args.job, instance, fresh_only=args.persist and not args.all,
-                   processes=args.processes, verbose=args.verbose)
+    try:
+        code = run_job(definitions.defs, args.job, instance,
+                       fresh_only=args.persist and not args.all, processes=args.processes,
+                       verbose=args.verbose)
+    except DataFolderBusy as err:
+        print(f"nyaya {args.command}: {err}", file=sys.stderr)
+        return 2
     # on stderr, with Dagster's log: stdout ends with the run's outcome, which callers read
     for line in closing_lines(definitions.defs.resources["settings"].resolved()):
         print(line, file=sys.stderr)

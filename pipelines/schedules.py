@@ -21,8 +21,15 @@ def nightly_evaluation(job: dg.UnresolvedAssetJobDefinition,
                        partitions: dg.PartitionsDefinition) -> dg.ScheduleDefinition:
     @dg.schedule(name="nightly_evaluation", job=job, cron_schedule="0 2 * * *",
                  execution_timezone="Asia/Kolkata")
-    def nightly(context: dg.ScheduleEvaluationContext) -> dg.RunRequest:
-        """Every config, with the report, against the tables as they are."""
+    def nightly(context: dg.ScheduleEvaluationContext) -> dg.RunRequest | dg.SkipReason:
+        """Every config, with the report, against the tables as they are; skipped while a
+        `nyaya run` holds the data folder (one writer at a time)."""
+        from nyaya.settings import Settings
+        from pipelines.writers import holder
+
+        busy = holder(Settings.from_env().data_dir)
+        if busy:
+            return dg.SkipReason(f"the data folder is being written by {busy}")
         return dg.RunRequest(tags=every_partition(partitions))
 
     return nightly

@@ -26,11 +26,15 @@ def corpus_change_sensor(parts_jobs: list[dg.UnresolvedAssetJobDefinition],
         from pipelines.freshness import partitions_to_run
         from pipelines.partitions import CORPUS_PARTITIONS, range_tags
         from pipelines.stages import Project, parts_jobs_before
+        from pipelines.writers import holder
 
         settings = Settings.from_env()
         corpus = settings.corpus_root
         if not (corpus / "statutes").is_dir():
             return dg.SkipReason(f"no corpus at {corpus}")
+        busy = holder(settings.data_dir)
+        if busy:  # the cursor stays: the next tick sees the change again
+            return dg.SkipReason(f"the data folder is being written by {busy}")
         fingerprint = tree_fingerprint(corpus, WATCHED)
         if fingerprint == context.cursor:
             return dg.SkipReason(f"corpus unchanged ({fingerprint})")

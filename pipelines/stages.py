@@ -37,6 +37,7 @@ from pipelines.freshness import (
 from pipelines.partitions import contiguous_ranges, range_tags, sync_partitions
 from pipelines.recovery import owner_tags, release_dead_runs
 from pipelines.schedules import every_partition
+from pipelines.writers import folder_tags, sole_writer
 
 #: partition -> why it is built again; None means every partition
 Choice = dict[str, str] | None
@@ -218,8 +219,10 @@ class StagedRun:
                   f"{line}")
 
     def _run_tags(self) -> dict[str, str]:
-        """Every run's tags: the UI's (see `UI_TAGS`), then the caller's."""
-        return {**UI_TAGS, **self.tags}
+        """Every run's tags: the UI's (see `UI_TAGS`), the data folder's (one writer at a
+        time: `pipelines.writers`), then the caller's."""
+        data_dir = self.defs.resources["settings"].resolved().data_dir
+        return {**UI_TAGS, **folder_tags(data_dir), **self.tags}
 
     def run(self, job_name: str, select: Callable[[], list[dg.AssetKey] | None] | None = None,
             choose: Callable[[str], Choice] | None = None) -> int:
@@ -357,6 +360,14 @@ def run_job(defs: dg.Definitions, job_name: str, instance: dg.DagsterInstance, *
     Dagster's DEBUG event stream on the console."""
     for run_id in release_dead_runs(instance):
         echo(f"{job_name}: run {run_id} was killed mid-way: marked failed, its pool slots freed")
+    data_dir = defs.resources["settings"].resolved().data_dir
+    with sole_writer(data_dir, f"nyaya run --job {job_name}", instance):
+        return _run_stages(defs, job_name, instance, fresh_only, processes, echo, verbose)
+
+
+def _run_stages(defs: dg.Definitions, job_name: str, instance: dg.DagsterInstance,
+                fresh_only: bool, processes: int, echo: Callable[[str], None],
+                verbose: bool) -> int:
     changes = sync_and_observe(defs, instance, echo, verbose)
     select = choose = None
     if fresh_only:

@@ -30,7 +30,7 @@ from nyaya.index.cache import EmbeddingCache, embed_with_cache
 from nyaya.index.collections import PARTITION, CollectionDef
 from nyaya.index.sparse import average_length, document_vector
 from nyaya.index.store import StorePoint, VectorStore
-from nyaya.tables import records
+from nyaya.tables import beside, records
 
 Log = Callable[[str], None]
 SPARSE_PARAMS = {"k1": 1.2, "b": 0.75}
@@ -207,10 +207,10 @@ def _save_part(folder: Path, manifest: VectorsManifest, vectors: np.ndarray) -> 
     manifest that matches it, so it is built again."""
     matrix_path, meta_path = part_paths(folder, manifest.collection, manifest.partition)
     matrix_path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = matrix_path.with_name(matrix_path.stem + ".tmp.npy")
+    tmp = beside(matrix_path, ".npy")
     np.save(tmp, vectors)
     tmp.replace(matrix_path)
-    meta_tmp = meta_path.with_suffix(".json.tmp")
+    meta_tmp = beside(meta_path)
     meta_tmp.write_text(json.dumps(asdict(manifest), indent=2, sort_keys=True) + "\n")
     meta_tmp.replace(meta_path)
 

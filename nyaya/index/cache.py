@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from nyaya.index.embedders import Embedder
+from nyaya.tables import beside
 
 COMPACT_AFTER_PARTS = 32
 CHECKSUM_KEY = b"nyaya.content_sha256"
@@ -133,7 +134,7 @@ def write_part(path: Path, hashes: list[str], vectors: np.ndarray) -> None:
     table = pa.table({"text_hash": pa.array(hashes, pa.string()),
                       "vector": pa.FixedSizeListArray.from_arrays(flat, dim)},
                      metadata={CHECKSUM_KEY: content_sha256(hashes, vectors)})
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = beside(path)
     pq.write_table(table, tmp, compression="zstd")
     tmp.replace(path)
 

@@ -17,6 +17,8 @@ from pathlib import Path
 import faiss
 import numpy as np
 
+from nyaya.tables import beside
+
 KINDS = ("flat", "hnsw", "ivf")
 HNSW_M = 32
 HNSW_EF_CONSTRUCTION = 80
@@ -83,14 +85,14 @@ def save(index: faiss.Index, meta: IndexMeta, folder: Path, name: str) -> IndexM
     """Write `<name>.faiss` then `<name>.json` (the metadata last, so it marks completion)."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.faiss"
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = beside(path)
     faiss.write_index(index, str(tmp))
     tmp.replace(path)
     meta = IndexMeta(**{**asdict(meta), "file_sha256": file_sha256(path)})
     meta_path = folder / f"{name}.json"
-    meta_path.with_suffix(".json.tmp").write_text(json.dumps(asdict(meta), indent=2,
-                                                             sort_keys=True) + "\n")
-    meta_path.with_suffix(".json.tmp").replace(meta_path)
+    meta_tmp = beside(meta_path)
+    meta_tmp.write_text(json.dumps(asdict(meta), indent=2, sort_keys=True) + "\n")
+    meta_tmp.replace(meta_path)
     return meta
 
 

@@ -34,6 +34,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import qdrant_edge as qe
 
+from nyaya.tables import beside
+
 if TYPE_CHECKING:
     from qdrant_client import QdrantClient
 
@@ -397,7 +399,7 @@ class EdgeStore(_StoreBase):
 
     def _write_spec(self, spec: CollectionSpec) -> None:
         path = self._spec_path(spec.name)
-        tmp = path.with_suffix(".tmp")
+        tmp = beside(path)
         tmp.write_text(json.dumps(asdict(spec), indent=2) + "\n")
         tmp.replace(path)
 
@@ -492,7 +494,7 @@ class EdgeStore(_StoreBase):
 
     def _write_seal(self, collection: str, points: int) -> None:
         path = self._seal_path(collection)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp = beside(path)
         tmp.write_text(json.dumps({"points": points,
                                    "files": _files(self.root / collection)}, indent=1) + "\n")
         tmp.replace(path)
