@@ -22,6 +22,7 @@ from nyaya.judgments.sources import (
     year_key,
 )
 from nyaya.provenance import source_fingerprint
+from nyaya.statutes import frames as statute_frames
 from nyaya.tables import Part, PartTables
 from pipelines.resources import NyayaSettings
 
@@ -159,6 +160,17 @@ def domain_tags(judgments: pd.DataFrame, judgment_chunks: pd.DataFrame,
                                 act_registry)
     return dg.Output(frame, metadata={**validate.domain_stats(frame),
                                       **domain_accuracy(frame)})
+
+
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION)
+def human_review_queue(sections: pd.DataFrame, ingest_quarantine: pd.DataFrame,
+                       law_transition_map: pd.DataFrame,
+                       judgment_quarantine: pd.DataFrame) -> dg.Output:
+    """Low-confidence sections, quarantined statute and judgment input and failed
+    validations, each with a reason: the one list a person works through."""
+    frame = statute_frames.review_queue_frame(sections, ingest_quarantine, law_transition_map,
+                                              judgment_quarantine)
+    return dg.Output(frame, metadata={"by_issue": str(frame["issue"].value_counts().to_dict())})
 
 
 def _check(result: validate.Result) -> dg.AssetCheckResult:

@@ -125,14 +125,6 @@ def definitions_index(sections: pd.DataFrame) -> dg.Output:
     return dg.Output(frame, metadata={"acts": int(frame["act_code"].nunique())})
 
 
-@dg.asset(group_name=GROUP, code_version=CODE_VERSION)
-def human_review_queue(sections: pd.DataFrame, ingest_quarantine: pd.DataFrame,
-                       law_transition_map: pd.DataFrame) -> dg.Output:
-    """Low-confidence sections, quarantined input and failed validations, each with a reason."""
-    frame = frames.review_queue_frame(sections, ingest_quarantine, law_transition_map)
-    return dg.Output(frame, metadata={"by_issue": str(frame["issue"].value_counts().to_dict())})
-
-
 def _check(result: validate.Result) -> dg.AssetCheckResult:
     passed, summary, details = result
     return dg.AssetCheckResult(passed=passed, description=summary,

@@ -29,6 +29,7 @@ from typing import Any
 from evals.search import Searcher, SearchError
 from nyaya.cli import Verifier, load_lookup
 from nyaya.settings import Settings
+from nyaya.verify.gate import TextTooLong
 
 MAX_BODY = 1 << 20  # 1 MiB: a long answer to verify is ~50 KB
 log = logging.getLogger("nyaya.serve")
@@ -94,7 +95,11 @@ class Service:
 
     def verify(self, body: dict) -> dict:
         text = _field(body, "text", str, required=True)
-        return self.verifier.report(text, _date(body), _field(body, "query", str)).to_dict()
+        try:
+            report = self.verifier.report(text, _date(body), _field(body, "query", str))
+        except TextTooLong as err:
+            raise RequestError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, str(err)) from None
+        return report.to_dict()
 
     def search(self, body: dict) -> dict:
         k = _field(body, "k", int)

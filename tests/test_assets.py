@@ -12,6 +12,7 @@ from evals.configs import config_names
 from nyaya.tables import Part, PartTables, read_table, table_provenance
 from pipelines.definitions import defs
 from pipelines.resources import NyayaSettings, ParquetIOManager, project_resources
+from pipelines.writers import sole_writer
 
 STATUTE_ASSETS = dg.load_assets_from_modules([statutes])
 STATUTE_CHECKS = dg.load_asset_checks_from_modules([statutes])
@@ -36,7 +37,7 @@ def table(data_dir, name) -> pd.DataFrame:
 def test_every_statute_table_is_written_with_schema_metadata(built):
     data_dir, result = built
     for name in ("act_registry", "sections", "ingest_quarantine", "law_transition_map",
-                 "sub_sections", "cross_references", "definitions_index", "human_review_queue"):
+                 "sub_sections", "cross_references", "definitions_index"):
         assert (data_dir / "warehouse" / f"{name}.parquet").exists(), name
         metadata = result.asset_materializations_for_node(
             "statute_tables" if name in ("act_registry", "sections", "ingest_quarantine")
@@ -78,12 +79,6 @@ def test_transition_map_flags_disagreement_and_unresolved(built):
     assert set(unresolved["new_section"]) == {"3", "85", "86", "177", "358"}
 
 
-def test_review_queue_lists_every_problem_with_a_reason(built):
-    queue = table(built[0], "human_review_queue")
-    assert set(queue["issue"]) == {"mapping_disagreement", "mapping_unresolved"}
-    assert queue["detail"].notna().all()
-
-
 def test_definitions_and_references_come_from_section_text(built):
     definitions = table(built[0], "definitions_index")
     assert "injury" in set(definitions.query("act_code == 'BNS_2023'")["term"])
@@ -106,7 +101,8 @@ def test_checks_can_fail_and_block(fixture_corpus, tmp_path):
     assert not result.success  # blocking: downstream assets did not run
 
 
-def test_definitions_load_with_every_job_schedule_and_sensor():
+def test_definitions_load_with_every_job_schedule_and_sensor(tmp_path, monkeypatch):
+    monkeypatch.setenv("NYAYA_DATA", str(tmp_path))  # a folder no run holds
     repo = defs.get_repository_def()
     assert {job.name for job in repo.get_all_jobs()} >= {"main_job", "ingest_job",
                                                           "evaluation_job"}
@@ -128,6 +124,9 @@ def test_definitions_load_with_every_job_schedule_and_sensor():
     tags = nightly.evaluate_tick(dg.build_schedule_context()).run_requests[0].tags
     assert tags.items() >= {"dagster/asset_partition_range_start": config_names()[0],
                             "dagster/asset_partition_range_end": config_names()[-1]}.items()
+    with sole_writer(tmp_path, "nyaya run --job main_job", dg.DagsterInstance.ephemeral()):
+        skipped = nightly.evaluate_tick(dg.build_schedule_context())
+    assert not skipped.run_requests and "being written by PID" in skipped.skip_message
     # 12 on the tables, and the evaluation's regression check
     assert len(dg.load_asset_checks_from_modules([statutes, judgments, evaluation])) == 13
     ingest = defs.resolve_job_def("ingest_job")

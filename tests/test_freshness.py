@@ -109,7 +109,7 @@ def test_a_damaged_part_is_parsed_again(pipeline):
 def test_first_run_does_everything_and_a_rerun_nothing(pipeline):
     defs, instance, resources, _, _ = pipeline
     keys, reasons = plan(defs, instance, resources)
-    assert "sections" in keys and "human_review_queue" in keys
+    assert "sections" in keys and "definitions_index" in keys
     assert reasons == {"missing": len(keys)}
     run(defs, instance, keys)
     again, reasons = plan(defs, instance, resources)

@@ -28,6 +28,7 @@ def built(fixture_corpus, tmp_path_factory):
               for name in ("judgments", "sc_case_registry", "judgment_quarantine",
                            "judgment_chunks", "citation_mentions", "entity_index",
                            "citation_graph_nodes", "citation_graph_edges", "domain_tags")}
+    tables["queue"] = pd.read_parquet(data_dir / "warehouse" / "human_review_queue.parquet")
     return result, tables
 
 
@@ -41,6 +42,17 @@ def test_every_file_is_a_row_or_quarantined_with_a_reason(built):
     assert quarantined["judgments/aila2019/casedocs/C7.txt"] == "empty_file"
     assert quarantined["judgments/aila2019/casedocs/C8.txt"] == "binary_content"
     assert "AILA:C6" in set(tables["judgments"]["doc_id"])  # cp1252 is decoded, not dropped
+
+
+def test_the_review_queue_holds_every_quarantined_record_with_its_reason(built):
+    """Statute mapping problems and every quarantined judgment file, each with a reason."""
+    queue = built[1]["queue"]
+    quarantined = set(built[1]["judgment_quarantine"]["source_file"])
+    rows = queue[queue["issue"].str.startswith("quarantined:")]
+    assert quarantined <= set(rows["source_file"])
+    assert {"mapping_disagreement", "mapping_unresolved", "quarantined:empty_file",
+            "quarantined:binary_content"} <= set(queue["issue"])
+    assert queue["detail"].notna().all()
 
 
 def test_the_same_case_from_two_sources_is_linked_not_merged(built):

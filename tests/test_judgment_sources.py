@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -501,3 +502,22 @@ def test_real_corpus_judgments_and_registry(real_corpus):
     assert sum(1 for r in registry if r.decision_date) / len(registry) >= 0.99
     assert sum(1 for r in registry if r.petitioner and r.respondent) / len(registry) >= 0.99
     assert sum(1 for r in registry if r.neutral_citation) / len(registry) >= 0.99
+
+
+@pytest.mark.parametrize(("content", "reason", "detail"), [
+    # one 10 MB line: too big to be one judgment, said with its size
+    ("x " * 5_000_000, "file_too_large", r"is 10\.0 MB; a judgment is read whole only up to 4 MB"),
+    # one 100 KB line with no header marker: the header parser took it all, and says so
+    ("word " * 20_000, "text_too_short",
+     r"took all of the file \(99,999 characters in 1 line\) as its header"),
+])
+def test_an_oversized_or_unmarked_file_is_quarantined_for_its_true_reason(
+        tmp_path, content, reason, detail):
+    from nyaya.judgments.sources import parse_aila, read_judgment_file
+
+    path = tmp_path / "C99.txt"
+    path.write_text(content, encoding="utf-8")
+    row = read_judgment_file(path, "judgments/aila2019/casedocs/C99.txt", parse_aila)
+    assert row.reason == reason
+    assert re.search(detail, row.detail), row.detail
+    assert len(row.excerpt) <= 200

@@ -345,3 +345,39 @@ def test_lookup_cli_answers_each_quoted_citation(warehouse, capsys):
     blocks = capsys.readouterr().out
     assert "CITATION VERIFIED: BNS_2023 s.103" in blocks
     assert "CITATION NOT VERIFIED: BNS_2023 s.999" in blocks
+
+
+def test_a_citation_written_again_with_its_verdict_is_reported_once():
+    """Same citation, same verdict: one verdict with the other spans; the same words judged
+    differently (a false friend in one sentence) stay two."""
+    from nyaya.verify.gate import collapse_repeats
+    from nyaya.verify.model import CitationVerdict
+
+    def verdict(start: int, status: str = "VERIFIED", text: str = "BNS 103") -> CitationVerdict:
+        return CitationVerdict(text, (start, start + len(text)), "statute", status, "why",
+                               "BNS_2023", "103")
+
+    kept = collapse_repeats([verdict(0), verdict(20, text="BNS  103"), verdict(40, "FALSE_FRIEND"),
+                             verdict(60)])
+    assert [(v.span[0], v.status, v.occurrences) for v in kept] == [
+        (0, "VERIFIED", 3), (40, "FALSE_FRIEND", 1)]
+    assert kept[0].repeats == [(20, 28), (60, 67)]
+    assert kept[0].to_dict()["occurrences"] == 3
+
+
+def test_text_longer_than_the_limit_is_refused_with_its_length():
+    from nyaya.verify.gate import MAX_TEXT_CHARS, TextTooLong, verify_text
+
+    with pytest.raises(TextTooLong, match=rf"is {MAX_TEXT_CHARS + 1:,} characters; at most"):
+        verify_text("x" * (MAX_TEXT_CHARS + 1), checker=None)
+
+
+def test_verify_refuses_a_text_too_long_before_loading_anything(tmp_path, capsys, monkeypatch):
+    from nyaya.verify.gate import MAX_TEXT_CHARS
+    from pipelines.cli import main
+
+    monkeypatch.setenv("NYAYA_DATA", str(tmp_path / "nothing-built"))  # no table is read
+    text = tmp_path / "huge.txt"
+    text.write_text("BNS 103. " * (MAX_TEXT_CHARS // 9 + 1), encoding="utf-8")
+    assert main(["verify", str(text)]) == 2
+    assert f"huge.txt: {len(text.read_text()):,} characters; at most" in capsys.readouterr().err

@@ -55,6 +55,9 @@ CORPUS_SOURCES = (AILA, IRLED_PRIOR, IRLED_CURRENT)
 DOC_ID_PREFIXES = {AILA_DIR: "AILA:", PRIOR_DIR: "IRLED:", CURRENT_DIR: "IRLED:"}
 
 MIN_BODY_CHARS = 200  # less judgment text than this after the header: truncated or header only
+#: The largest file read as one judgment: four times the longest in the corpus (981,442
+#: characters). A bigger one is not one judgment (several pasted together, a dump).
+MAX_FILE_BYTES = 4_000_000
 GARBAGE_LIMIT = 0.30  # share of replacement/control characters above which a file is unreadable
 EXCERPT_CHARS = 200
 
@@ -169,11 +172,17 @@ def _too_short(record: JudgmentRecord) -> Quarantined | None:
     chars = len(record.text.strip())
     if chars >= MIN_BODY_CHARS:
         return None
+    header = record.header or ""
+    lines = header.count("\n") + 1 if header else 0
+    why = (f"the header parser took all of the file ({len(header):,} characters in "
+           f"{lines:,} line{'s' if lines != 1 else ''}) as its header: no line in it marks "
+           "where the judgment text starts" if len(header) > 20 * MIN_BODY_CHARS else
+           "truncated or header only")
     return _quarantine(
         record.source_file, "text_too_short",
         f"{record.source_file} has {chars} characters of judgment text after its header "
-        f"(fewer than {MIN_BODY_CHARS}): truncated or header only.",
-        record.header or record.text, line=1)
+        f"(fewer than {MIN_BODY_CHARS}): {why}.", header[:EXCERPT_CHARS] or record.text,
+        line=1)
 
 
 # ---------------------------------------------------------------------------------------
@@ -488,6 +497,12 @@ _SOURCES = ((AILA_DIR, parse_aila), (PRIOR_DIR, parse_prior), (CURRENT_DIR, pars
 def read_judgment_file(path: Path, rel: str, parser) -> JudgmentRecord | Quarantined:
     """One file through its source's parser; damage and missing text become a quarantine row."""
     try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            return _quarantine(
+                rel, "file_too_large", f"{rel} is {size / 1e6:.1f} MB; a judgment is read "
+                f"whole only up to {MAX_FILE_BYTES / 1e6:.0f} MB (four times the longest in the "
+                "corpus): several judgments pasted together, or not a judgment.")
         data = path.read_bytes()
     except OSError as exc:
         return _quarantine(rel, "unreadable_file", f"{rel} could not be read: {exc}.")

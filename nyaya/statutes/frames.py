@@ -105,8 +105,10 @@ def transition_frame(rows: list[dict], sections: pd.DataFrame) -> pd.DataFrame:
 
 
 def review_queue_frame(sections: pd.DataFrame, quarantine: pd.DataFrame,
-                       transitions: pd.DataFrame) -> pd.DataFrame:
-    """Everything a person should look at, one row each, with the reason."""
+                       transitions: pd.DataFrame,
+                       judgment_quarantine: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Everything a person should look at, one row each, with the reason: statute and
+    judgment input that was quarantined included."""
     where = ["act_code", "section_number", "source_file", "source_line"]
     low = sections[sections["extraction_confidence"] < REVIEW_CONFIDENCE]
     empty = sections[(sections["status"] == IN_FORCE) & (sections["text"].str.strip() == "")]
@@ -119,8 +121,9 @@ def review_queue_frame(sections: pd.DataFrame, quarantine: pd.DataFrame,
         low[where].assign(issue="low_extraction_confidence", detail=[
             f"confidence {c:.2f} < {REVIEW_CONFIDENCE}" for c in low["extraction_confidence"]]),
         empty[where].assign(issue="empty_text", detail="in-force section with no text"),
-        quarantine[where].assign(issue="quarantined:" + quarantine["reason"],
-                                 detail=quarantine["detail"]),
+        *(frame.reindex(columns=where).assign(issue="quarantined:" + frame["reason"],
+                                              detail=frame["detail"])
+          for frame in (quarantine, judgment_quarantine) if frame is not None and len(frame)),
         unresolved[where].assign(issue="mapping_unresolved",
                                  detail=unresolved["resolution_problem"]),
         disagreeing[where].assign(issue="mapping_disagreement",

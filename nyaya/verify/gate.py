@@ -55,6 +55,13 @@ MESSAGES = {
     UNVERIFIED: CANNOT_VERIFY,
 }
 NO_CASE_VERIFIER = "case citations were not checked (no case verifier available)"
+#: The longest text verified at once: twice the longest judgment in the corpus (981,442
+#: characters). 20 MB of text took 3.5 GB to verify and printed 466 MB; split longer input.
+MAX_TEXT_CHARS = 2_000_000
+
+
+class TextTooLong(ValueError):
+    """A text longer than MAX_TEXT_CHARS; the message gives both lengths."""
 REMOVE = "ACTION REQUIRED: Remove this citation from the response."
 
 
@@ -72,8 +79,11 @@ class VerificationReport:
 
     @property
     def counts(self) -> dict[str, int]:
+        """Distinct citations (`total`), every time one is written (`mentions`), survivors
+        and distinct citations per kind and status."""
         counts = Counter(f"{v.kind}:{v.status}" for v in self.verdicts)
         return {"total": len(self.verdicts),
+                "mentions": sum(v.occurrences for v in self.verdicts),
                 "surviving": sum(v.survives for v in self.verdicts), **dict(sorted(counts.items()))}
 
     def to_dict(self) -> dict:
@@ -99,7 +109,11 @@ def verify_text(text: str, checker: StatuteChecker, *, as_of: date | None = None
                 indexed: Callable[[str, str], bool] | None = None,
                 relevance: RelevanceJudge | None = None) -> VerificationReport:
     """Verify every statute (and, given `case_verifier`, every case) citation in `text`; given
-    `query` and `relevance`, judge each VERIFIED statute citation's relevance to the query."""
+    `query` and `relevance`, judge each VERIFIED statute citation's relevance to the query.
+    A citation written again with the same verdict is one verdict with its `repeats`."""
+    if len(text) > MAX_TEXT_CHARS:
+        raise TextTooLong(f"the text is {len(text):,} characters; at most {MAX_TEXT_CHARS:,} "
+                          "are verified at once (twice the longest judgment): split it")
     verdicts = verify_statutes(text, checker, as_of=as_of, indexed=indexed)
     notes = []
     if query and relevance is not None:
@@ -116,6 +130,7 @@ def verify_text(text: str, checker: StatuteChecker, *, as_of: date | None = None
     else:
         verdicts += case_verifier(text)
     verdicts.sort(key=lambda v: (v.span[0], v.span[1]))
+    verdicts = collapse_repeats(verdicts)
     overall = overall_status(verdicts)
     message = MESSAGES[overall]
     if not verdicts:
@@ -124,10 +139,39 @@ def verify_text(text: str, checker: StatuteChecker, *, as_of: date | None = None
                               case_verifier is not None, notes)
 
 
+def collapse_repeats(verdicts: list[CitationVerdict]) -> list[CitationVerdict]:
+    """The first of each citation written more than once with one verdict, carrying the
+    spans of the rest: a text that repeats a citation 10,000 times gets one block, not
+    10,000. Written the same but judged differently (a false friend in one sentence only)
+    stays apart."""
+    first: dict[tuple, CitationVerdict] = {}
+    kept = []
+    for verdict in verdicts:
+        relevance = (verdict.relevance or {}).get("verdict")
+        key = (verdict.kind, " ".join(verdict.text.split()), verdict.status, verdict.reason,
+               verdict.act_code, verdict.section_number, verdict.unit, verdict.case_key,
+               relevance)
+        if key in first:
+            first[key].repeats.append(verdict.span)
+        else:
+            first[key] = verdict
+            kept.append(verdict)
+    return kept
+
+
 def render_blocks(report: VerificationReport) -> str:
     """Human blocks in the layout of specification 000 s.6-7, one per citation."""
     head = [f"OVERALL: {report.overall}", report.message, *(f"Note: {n}" for n in report.notes)]
-    return "\n\n".join(["\n".join(head), *(render_verdict(v) for v in report.verdicts)])
+    return "\n\n".join(["\n".join(head), *(render_verdict(v) + _repeated(v)
+                                             for v in report.verdicts)])
+
+
+def _repeated(verdict: CitationVerdict, shown: int = 5) -> str:
+    if not verdict.repeats:
+        return ""
+    starts = [str(span[0]) for span in [verdict.span, *verdict.repeats][:shown]]
+    more = f" and {verdict.occurrences - shown:,} more" if verdict.occurrences > shown else ""
+    return f"\nWritten {verdict.occurrences:,} times (at characters {', '.join(starts)}{more})"
 
 
 def render_verdict(verdict: CitationVerdict) -> str:

@@ -53,6 +53,12 @@ class CitationVerdict:
     case_name: str | None = None  # as written, for cases
     matched: dict | None = None  # the registry record / judgment it matched, for cases
     relevance: dict | None = None  # Relevance.to_dict() when a query was judged, for statutes
+    # the spans of the same citation written again with the same verdict, reported once
+    repeats: list[tuple[int, int]] = field(default_factory=list)
+
+    @property
+    def occurrences(self) -> int:
+        return 1 + len(self.repeats)
 
     @property
     def not_applicable(self) -> bool:
@@ -65,4 +71,6 @@ class CitationVerdict:
     def to_dict(self) -> dict:
         row = asdict(self)
         row["span"] = list(self.span)
+        row["repeats"] = [list(span) for span in self.repeats]
+        row["occurrences"] = self.occurrences
         return row
