@@ -10,7 +10,7 @@ export NUMBA_CACHE_DIR := $(CURDIR)/data/numba_cache
 export HF_HUB_OFFLINE := 1
 export HF_DATASETS_OFFLINE := 1
 
-.PHONY: setup run test test-fast lint docs bench bench-all bench-quick bench-scaling bench-embedders bench-serve dev serve clean lookup
+.PHONY: setup run test test-fast lint docs bench bench-all bench-quick bench-scaling bench-embedders bench-serve faults dev serve clean lookup
 
 setup: $(STAMP)
 
@@ -55,6 +55,9 @@ bench: setup  ## speed benchmarks that print figures
 
 bench-serve: setup  ## nyaya serve under 4 concurrent local clients: requests/s, p50/p99 (about 2 min)
 	$(BIN)/python benchmarks/bench_serve.py
+
+faults: setup  ## inject faults into a copy of data/ (built by make run): each found, repaired or refused, nothing lost (about 15 min)
+	$(BIN)/python benchmarks/bench_faults.py
 
 bench-all: setup  ## every benchmark in one table + data/reports/benchmarks/<date>.csv (about 15 min)
 	$(BIN)/python benchmarks/run_all.py
