@@ -381,3 +381,50 @@ def test_verify_refuses_a_text_too_long_before_loading_anything(tmp_path, capsys
     text.write_text("BNS 103. " * (MAX_TEXT_CHARS // 9 + 1), encoding="utf-8")
     assert main(["verify", str(text)]) == 2
     assert f"huge.txt: {len(text.read_text()):,} characters; at most" in capsys.readouterr().err
+
+
+def _chapter_xv(number: str, title: str, text: str) -> dict:
+    return {**_section("BNS_2023", number, title, text), "chapter_number": "XV"}
+
+
+SIBLINGS = [
+    _chapter_xv("286", "Negligent conduct with respect to poisonous substance",
+                "Whoever does, with any poisonous substance, any act so rashly or negligently."),
+    _chapter_xv("287", "Negligent conduct with respect to fire or combustible matter",
+                "Whoever does, with fire or any combustible matter, any act so rashly."),
+    _chapter_xv("288", "Negligent conduct with respect to explosive substance",
+                "Whoever does, with any explosive substance, any act so rashly."),
+    _chapter_xv("289", "Negligent conduct with respect to machinery",
+                "Whoever knowingly or negligently omits to take such order with any machinery."),
+    _chapter_xv("281", "Rash driving or riding on a public way",
+                "Whoever drives any vehicle, or rides, on any public way in a manner so rash."),
+    _chapter_xv("292", "Punishment for public nuisance in cases not otherwise provided for",
+                "Whoever commits a public nuisance in any case not otherwise punishable."),
+]
+
+
+@pytest.mark.parametrize(("text", "status", "meant"), [
+    ("Negligent conduct with respect to machinery is punishable under BNS 287.",
+     "SIBLING_MEANT", "289"),
+    ("Negligent conduct with respect to poisonous substance falls under BNS 288.",
+     "SIBLING_MEANT", "286"),
+    ("Negligent conduct with respect to machinery is punishable under BNS 289.", "VERIFIED", None),
+    ("Negligent conduct with respect to fire falls under BNS 287.", "VERIFIED", None),
+    # both named: the sentence is about both
+    ("Fire and machinery: BNS 287 covers negligence with fire, not machinery.", "VERIFIED", None),
+    ("Rash driving on a public way is an offence under BNS 281.", "VERIFIED", None),
+    ("Negligent conduct with respect to machinery: sections 287, 288 and 292 of BNS.", None, None),
+])
+def test_a_sibling_with_a_near_identical_title_is_named(text, status, meant):
+    """The words that set sibling titles apart decide, not the words they share."""
+    checker = StatuteChecker(REGISTRY, SECTIONS + SIBLINGS, TRANSITIONS)
+    verdicts = verify_statutes(text, checker)
+    if status is None:  # a list of sections: never judged by the list's sentence
+        assert all(v.status == "VERIFIED" for v in verdicts)
+        return
+    verdict = verdicts[0]
+    assert verdict.status == status, verdict.reason
+    if meant:
+        assert _successors(verdict) == [("BNS_2023", meant)]
+        assert f"describes BNS_2023 s.{meant}" in verdict.reason
+        assert not verdict.survives

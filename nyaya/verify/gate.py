@@ -27,6 +27,7 @@ from nyaya.verify.model import (
     OVERALL_VERIFIED,
     PARTIALLY_VERIFIED,
     PRECEDENT_ONLY,
+    SIBLING_MEANT,
     STALE,
     UNVERIFIED,
     VERIFIED,
@@ -205,7 +206,7 @@ def render_verdict(verdict: CitationVerdict) -> str:
         return "\n".join(lines)
     lines = [f"CITATION NOT VERIFIED: {cited} (as written: {verdict.text!r})",
              f"Status: {verdict.status} — {verdict.reason}"]
-    if verdict.status == FALSE_FRIEND:
+    if verdict.status in (FALSE_FRIEND, SIBLING_MEANT):
         lines += [f"Section meant: {_link(link)}" for link in verdict.successors]
     elif verdict.status == STALE:
         lines += [f"Successor: {_link(link)}" for link in verdict.successors]

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field
 VERIFIED = "VERIFIED"  # exists; `source` says where it was confirmed
 NOT_FOUND = "NOT_FOUND"  # remove: never rename, renumber or substitute
 FALSE_FRIEND = "FALSE_FRIEND"  # exists, but the text means the old code's section of that number
+SIBLING_MEANT = "SIBLING_MEANT"  # exists, but the text describes a neighbour with a near-same title
 STALE = "STALE"  # a repealed code cited for conduct on or after its repeal
 # case verdicts
 FOUND = "FOUND"

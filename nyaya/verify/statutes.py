@@ -16,6 +16,17 @@ the other code's same-numbered section scores at least FF_MIN_SCORE, beats the c
 least FF_MARGIN and is at least FF_RATIO times its score, and the cited section is not itself the
 transition-map successor (or predecessor) of that other section.
 
+SIBLING_MEANT rule: sections of one chapter often share most of their title ("Negligent conduct
+with respect to fire or combustible matter", "... to machinery"), so the overlap above cannot
+tell them apart. Siblings are sections of the cited one's Act and chapter whose titles share at
+least SIBLING_SHARED words and SIBLING_JACCARD of them; what tells two apart is the words one
+title has and the other lacks ("fire", "combustible", "matter" against "machinery"). The
+citation describes a sibling when the context holds none of the cited title's distinguishing
+words and some of the sibling's, weighing at least SIBLING_DISTINCT by how rare they are among
+the chapter's titles (log(N / titles holding the word)), and the sibling's description (as for
+FALSE_FRIEND) overlaps the sentence by at least FF_MARGIN more than the cited one's; two siblings
+that tie are left alone.
+
 The reverse check (an IPC/CrPC/IEA number cited with the new code's meaning) is off by default
 (`reverse_false_friends`): on 3,000 judgment chunks, which cite the old codes correctly, it
 flagged 39 of about 1,150 found citations, mostly inside long lists of sections whose context
@@ -24,6 +35,7 @@ describes the neighbours.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -45,6 +57,7 @@ from nyaya.tables import read_table, records
 from nyaya.verify.model import (
     FALSE_FRIEND,
     NOT_FOUND,
+    SIBLING_MEANT,
     SOURCE_CANONICAL_TABLE,
     SOURCE_VECTOR_STORE,
     STALE,
@@ -66,11 +79,15 @@ TEXT_WEIGHT = 1.0
 FF_MIN_SCORE = 2.0  # at least one title word, or two text words, of the other section
 FF_MARGIN = 2.0
 FF_RATIO = 2.0
+SIBLING_SHARED = 2
+SIBLING_JACCARD = 0.4
+SIBLING_DISTINCT = 1.0  # log(N / df): a word in at most a third of the chapter's titles
 
 REMOVE = "remove this citation; do not renumber or substitute"
 
 SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9)\]]{3}[.!?])\s+(?=[A-Z\"“‘'(\[])|\n\s*\n")
 WORD = re.compile(r"[a-z]{3,}")
+NUMBER = re.compile(r"\d+")
 SUFFIXES = ("ments", "ment", "ings", "ing", "edly", "ed", "es", "s")
 STOP_WORDS = {
     "the", "and", "for", "with", "any", "all", "shall", "may", "which", "who", "whoever", "whom",
@@ -158,6 +175,12 @@ class StatuteChecker:
             if key[0] in codes}
         self.commencement: dict[str, tuple[date, str]] = {
             old: self._commencement(old, new) for old, new in REPEALED_BY.items()}
+        self._chapters: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        for key, row in self.lookup.sections.items():
+            chapter = row.get("chapter_number")
+            if isinstance(chapter, str) and chapter:
+                self._chapters.setdefault((key[0], chapter), []).append(key)
+        self._weights: dict[tuple[str, str], dict[str, float]] = {}
 
     def _commencement(self, old: str, new: str) -> tuple[date, str]:
         """When citing `old` became stale, and where that date came from."""
@@ -215,6 +238,9 @@ class StatuteChecker:
         friend = self._false_friend(text, mention, result)
         if friend:
             return self._false_friend_verdict(verdict, result, friend)
+        sibling = self._sibling_meant(text, mention, result)
+        if sibling:
+            return self._sibling_verdict(verdict, result, sibling)
         label = provision_label(mention.act_code, result.section_number, mention.unit)
         if mention.act_code in REPEALED_BY:
             verdict.successors = list(result.successors)
@@ -270,6 +296,77 @@ class StatuteChecker:
         links = (self.lookup.successors if mention.act_code in REPLACES
                  else self.lookup.predecessors).get(other, [])
         return _FalseFriend(other_act, other_row, score, cited_score, list(links))
+
+    def _title_weights(self, chapter: tuple[str, str]) -> dict[str, float]:
+        """Title word -> log(N / titles of the chapter holding it), once per chapter."""
+        found = self._weights.get(chapter)
+        if found is None:
+            titles = [_terms(str(self.lookup.sections[key].get("title") or ""))
+                      for key in self._chapters.get(chapter, [])]
+            counts: dict[str, int] = {}
+            for terms in titles:
+                for term in terms:
+                    counts[term] = counts.get(term, 0) + 1
+            found = self._weights[chapter] = {term: math.log(len(titles) / count)
+                                              for term, count in counts.items()}
+        return found
+
+    def _sibling_meant(self, text: str, mention: StatuteMention,
+                       result: LookupResult) -> dict | None:
+        """The sibling section the words around the citation describe instead of the cited
+        one (the module docstring's SIBLING_MEANT rule), or None."""
+        if mention.kind != "section" or not result.chapter_number or \
+                len(NUMBER.findall(text[mention.group_start:mention.group_end])) > 1:
+            return None  # in a list ("sections 396, 397, 450"), the sentence is the list's
+        own = (mention.act_code, normalize_section_number(result.section_number))
+        chapter = (mention.act_code, str(result.chapter_number))
+        own_title = _terms(str(result.title or ""))
+        if len(own_title) < SIBLING_SHARED or own not in self._chapters.get(chapter, []):
+            return None
+        siblings = []
+        for key in self._chapters[chapter]:
+            title = _terms(str(self.lookup.sections[key].get("title") or ""))
+            shared = len(title & own_title)
+            if key != own and shared >= SIBLING_SHARED and \
+                    shared / len(title | own_title) >= SIBLING_JACCARD:
+                siblings.append((key, title))
+        if not siblings:
+            return None
+        weights = self._title_weights(chapter)
+        context = _terms(citation_context(text, mention.group_start, mention.group_end))
+        scored = []
+        for key, title in siblings:
+            own_distinct, sibling_distinct = own_title - title, title - own_title
+            if own_distinct and not own_distinct & context and sibling_distinct & context:
+                scored.append((sum(weights.get(term, 0.0)
+                                   for term in sibling_distinct & context), key))
+        scored.sort(reverse=True)
+        if not scored or scored[0][0] < SIBLING_DISTINCT or (
+                len(scored) > 1 and scored[1][0] == scored[0][0]):
+            return None  # no rare enough word of a sibling, or two siblings tie
+        key = scored[0][1]
+        # and the sibling's whole description (title and opening text) fits the sentence
+        # clearly better: a judge's paraphrase of the cited section is not flagged
+        if overlap_score(context, self._description_of(key)) < \
+                overlap_score(context, self._description_of(own)) + FF_MARGIN:
+            return None
+        return self.lookup.sections[key]
+
+    def _sibling_verdict(self, verdict: CitationVerdict, result: LookupResult,
+                         sibling: dict) -> CitationVerdict:
+        cited = provision_label(verdict.act_code, result.section_number, None)
+        meant = provision_label(verdict.act_code, sibling["section_number"], None)
+        verdict.status = SIBLING_MEANT
+        verdict.successors = [{"act_code": verdict.act_code,
+                               "section_number": sibling["section_number"],
+                               "relation": "sibling in the same chapter"}]
+        verdict.reason = (
+            f"{cited} exists ({result.title}), but the text describes {meant} "
+            f"({sibling.get('title')}), the section beside it with a near-identical title: "
+            f"none of the words that set {cited}'s title apart is in the sentence, and "
+            f"{meant}'s are. Remove this citation; a person must check {meant} before citing "
+            "it.")
+        return verdict
 
     def _false_friend_verdict(self, verdict: CitationVerdict, result: LookupResult,
                               friend: _FalseFriend) -> CitationVerdict:
