@@ -104,16 +104,18 @@ def qdrant_file_deleted(copy: Copy) -> Outcome:
                    _line(said, "is damaged")[:140], seconds, _lost(before, after))
 
 
-def table_truncated_in_moved_folder(copy: Copy) -> Outcome:
-    """A table cut short in the copy (the original left intact)."""
-    before = {"definitions_index rows": copy.rows("definitions_index")}
-    table = copy.data / "warehouse" / "definitions_index.parquet"
-    table.write_bytes(table.read_bytes()[:-4096])
-    code, output, seconds = copy.run("run", "--job", "ingest_job")
-    after = {"definitions_index rows": copy.rows("definitions_index")}
-    return Outcome("table truncated in a copied data folder", "nyaya run --job ingest_job",
-                   "output corrupted" in output and code == 0,
-                   _line(output, "output corrupted")[:140], seconds, _lost(before, after))
+def truncated(fault: str, target: Callable[[Copy], Path], cut: int, job: str, counted: str,
+              count: Callable[[Copy], int]) -> Callable[[Copy], Outcome]:
+    """A file of the copy cut short by `cut` bytes, then `nyaya run --job <job>`."""
+    def inject(copy: Copy) -> Outcome:
+        before = {counted: count(copy)}
+        path = target(copy)
+        path.write_bytes(path.read_bytes()[:-cut])
+        code, output, seconds = copy.run("run", "--job", job)
+        after = {counted: count(copy)}
+        return Outcome(fault, f"nyaya run --job {job}", "output corrupted" in output and code == 0,
+                       _line(output, "output corrupted")[:140], seconds, _lost(before, after))
+    return inject
 
 
 def two_runs_at_once(copy: Copy) -> Outcome:
@@ -138,19 +140,6 @@ def refused_input(name: str, args: tuple[str, ...], needle: str,
     return inject
 
 
-def vector_part_damaged(copy: Copy) -> Outcome:
-    """A vectors part cut short: rebuilt from the embedding cache (and, today, everything
-    downstream of the vectors run again)."""
-    part = sorted((copy.data / "vectors" / "sc_judgments").glob("*.npy"))[0]
-    before = {"sc_judgments points": copy.points("sc_judgments")}
-    part.write_bytes(part.read_bytes()[:-64])
-    code, output, seconds = copy.run("run", "--job", "index_job")
-    after = {"sc_judgments points": copy.points("sc_judgments")}
-    return Outcome("vector part truncated", "nyaya run --job index_job",
-                   "output corrupted" in output and code == 0,
-                   _line(output, "output corrupted")[:140], seconds, _lost(before, after))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--keep", action="store_true", help="keep data/faults/ afterwards")
@@ -167,14 +156,20 @@ def main(argv: list[str] | None = None) -> int:
     big.write_text("Murder is punished under BNS 103 and was under IPC 302. " * 360_000)
     faults = [
         qdrant_file_deleted,
-        table_truncated_in_moved_folder,
+        # the copy is a moved folder: the check must read the copy, the original is intact
+        truncated("table truncated in a copied data folder",
+                  lambda c: c.data / "warehouse" / "definitions_index.parquet", 4096,
+                  "ingest_job", "definitions_index rows", lambda c: c.rows("definitions_index")),
         two_runs_at_once,
         refused_input("query-set name that is a path", (
             "eval", str(big), "--queryset", "../../../../tmp/x"), "unknown query set"),
         refused_input("20 MB of text to verify", ("verify", str(big)), "characters; at most"),
         refused_input("invalid UTF-8 on standard input", ("verify", "-"), "not UTF-8 text",
                       stdin=b"BNS 103 \xff\xfe murder"),
-        vector_part_damaged,
+        # rebuilt from the embedding cache; everything downstream of the vectors runs again
+        truncated("vector part truncated",
+                  lambda c: sorted((c.data / "vectors" / "sc_judgments").glob("*.npy"))[0], 64,
+                  "index_job", "sc_judgments points", lambda c: c.points("sc_judgments")),
     ]
     outcomes = []
     try:
