@@ -323,6 +323,9 @@ def test_report_page_in_headless_chromium(chromium, tmp_path):
 
     assert "<title>nyaya evaluation report</title>" in dom  # the hostile config did not run
     assert not re.search(r"<script\b", dom)
+    answers = re.search(r'<ul class="answers" id="answers">(.*?)</ul>', dom, re.S)
+    assert answers, "the report does not open with its answers"
+    assert len(re.findall(r"<li>", answers.group(1))) == len(QUERYSETS)  # one per query set
     headline = re.search(r'<table id="headline-table">(.*?)</table>', dom, re.S)
     assert headline, "no headline table in the DOM"
     assert len(re.findall(r"<tr>", headline.group(1))) == 1 + len(metrics.query("group == 'all'"))
