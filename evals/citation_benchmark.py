@@ -46,7 +46,8 @@ or a registry record; only citations held for exactly one case are used as real 
   an unnamed corpus case with the name other judgments cite it by, written the same way in at
   least two of them); text_unheld (an AIR / SCC / SCR / JT / SCALE citation printed in a
   judgment with its case name, held by no source: real because the Supreme Court wrote it).
-  Right: FOUND or OVERRULED; UNVERIFIABLE for text_unheld.
+  Right: FOUND or OVERRULED; UNVERIFIABLE, or CORROBORATED where two or more corpus
+  judgments print it so, for text_unheld.
 - fabricated_case: invented_name_neutral (invented parties with a neutral number within the
   year's range: NAME_MISMATCH when the number is another case's, the names sharing no
   distinctive word, else NOT_FOUND); invented_name_reporter (invented parties, a plausible
@@ -596,7 +597,7 @@ def _real_cases(t: _Tables, rng: random.Random, n: int, registry: list) -> list[
                 f"judgments {row.doc_id}; the name other judgments cite it by"))
     for row in _unheld_text_citations(t):
         groups["text_unheld"].append(("text_unheld", row["case_name"], row["text"],
-                                      row["citation_key"], "UNVERIFIABLE",
+                                      row["citation_key"], "UNVERIFIABLE|CORROBORATED",
                                       f"citation_mentions {row['mention_id']}"))
     return [_case_item("real_case", sub, rng, name, written, key, expected, source)
             for sub, name, written, key, expected, source in _spread(rng, groups, n)]

@@ -639,3 +639,27 @@ def test_a_judgment_linked_to_a_record_of_another_date_is_another_case() -> None
     assert court.status == NAME_MISMATCH and "SARDAR SINGH" in court.reason
     [lii] = verifier.verify("Kartar Singh v. State of Punjab, [1994] INSC 172")
     assert lii.status == FOUND and lii.matched["id"] == "CASE:IRLED:prior_case_0744"
+
+
+@pytest.mark.parametrize(("printers", "status"), [
+    # two judgments of different cases print it with these names: corroborated
+    ([("A1", "CASE:A1", "Maneka Gandhi v. Union of India"),
+      ("A2", "CASE:A2", "Maneka Gandhi vs. U.O.I.")], "CORROBORATED"),
+    # the same case's judgment in two sources counts once
+    ([("A1", "CASE:X", "Maneka Gandhi v. Union of India"),
+      ("I1", "CASE:X", "Maneka Gandhi v. Union of India")], "UNVERIFIABLE"),
+    # printed with other names by the second judgment: one printer
+    ([("A1", "CASE:A1", "Maneka Gandhi v. Union of India"),
+      ("A2", "CASE:A2", "Ram Lal v. State of Punjab")], "UNVERIFIABLE"),
+])
+def test_a_citation_printed_by_several_judgments_is_corroborated(printers, status) -> None:
+    judgments = [{"doc_id": doc, "case_id": case, "case_name": None, "decision_date": None,
+                  "citation_keys": []} for doc, case, _ in printers]
+    printed = [{"doc_id": doc, "citation_key": "(1978) 1 SCC 248", "case_name": name,
+                "reporter": "SCC"} for doc, _, name in printers]
+    verifier = CaseVerifier(judgments, [], now_year=2025, mentions=printed)
+    [verdict] = verifier.verify("See Maneka Gandhi v. Union of India, (1978) 1 SCC 248.")
+    assert verdict.status == status, verdict.reason
+    if status == "CORROBORATED":
+        assert "2 corpus judgments of different cases print it" in verdict.reason
+        assert verdict.survives and verdict.source == "citations printed in the corpus judgments"

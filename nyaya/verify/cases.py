@@ -27,7 +27,11 @@ the names of the registry and the corpus judgments):
   not). `name_absence=False` turns this off.
 
 A citation a corpus judgment prints with the same names is never called invented, whatever
-the panel finds: the Supreme Court wrote it (UNVERIFIABLE, "may be misprinted there").
+the panel finds: the Supreme Court wrote it (UNVERIFIABLE, "may be misprinted there"). One that
+at least CORROBORATING independent corpus judgments print with the same names (the same case's
+judgment in two sources counts once) is CORROBORATED, with how many and which: "Maneka Gandhi
+v. Union of India, (1978) 1 SCC 248" is printed so by 20+ judgments. It survives the gate, but
+is never VERIFIED: no record of the case itself was checked.
 """
 
 from __future__ import annotations
@@ -58,6 +62,7 @@ from nyaya.verify.llm import LLM_FAILED, LlmEndpoint
 from nyaya.verify.model import (
     AMBIGUOUS,
     CASE_NOT_FOUND,
+    CORROBORATED,
     FOUND,
     NAME_MISMATCH,
     OVERRULED,
@@ -77,6 +82,7 @@ SOURCE_PRINTED = "citations printed in the corpus judgments"
 # "State of Kerala" has no distinctive word in common (0.0). Measured on the warehouse:
 # corpus judgment names against their own registry titles vs. against random titles.
 NAME_MATCH = 0.5
+CORROBORATING = 2  # independent corpus judgments printing a citation with its names
 # "TIRUMALA TRIUPATI" is "Tirumala Tirupati", "KRISHNALAH" is "Krishnaiah": registry titles
 # carry typos, so two words of at least FUZZ_LENGTH letters one edit apart (a letter changed,
 # added, dropped, or two swapped) are one word. Shorter words must be equal: "Mehta" is not
@@ -539,6 +545,7 @@ class CaseVerifier:
         self.llm = llm  # the panel's LLM validators instead of its rules, when given
         self.name_absence = name_absence
         self.cases: dict[str, Case] = {}
+        self.doc_case: dict[str, str] = {}  # corpus judgment -> its case (two sources, one)
         record_case: dict[str, str] = {}
         for row in judgments:
             case = self._case(row.get("case_id") or f"CASE:{row['doc_id']}")
@@ -547,6 +554,7 @@ class CaseVerifier:
             case.decision_date = case.decision_date or row.get("decision_date")
             case.keys.update(_listed(row.get("citation_keys")))
             case.doc_ids.add(row["doc_id"])
+            self.doc_case[row["doc_id"]] = case.case_id
         neutral_pairs: list[tuple[int, int]] = []
         decided: dict[int, int] = defaultdict(int)  # registry judgments per decision year
         for rec in registry:
@@ -744,6 +752,15 @@ class CaseVerifier:
         if cite.key is None:
             return CaseCheck(self._verdict(cite, CASE_NOT_FOUND,
                                            f"'{cite.text}' is not a well-formed citation"), None)
+        printers = self._printers(cite, cite.case_name) if cite.case_name else []
+        if len(printers) >= CORROBORATING:
+            shown = ", ".join(printers[:5]) + (f" and {len(printers) - 5} more"
+                                               if len(printers) > 5 else "")
+            return CaseCheck(self._verdict(
+                cite, CORROBORATED, f"{cite.key} is not in the sources we hold ({HELD}), but "
+                f"{len(printers)} corpus judgments of different cases print it with these "
+                f"names ({shown}): the Supreme Court relied on it; corroborated, not checked "
+                "against a record of the case", source=SOURCE_PRINTED), None)
         finding = panel.Finding("not_held", f"{cite.key} is not in the sources we hold ({HELD})")
         held = self.neutral.get(cite.year or 0)
         if cite.reporter == "INSC" and held is not None and held.complete:
@@ -938,6 +955,15 @@ class CaseVerifier:
             if name_similarity(written, name) >= NAME_MATCH:
                 return f"corpus judgment {doc} prints {cite.key} as '{name}'"
         return None
+
+    def _printers(self, cite: CaseCitation, written: str) -> list[str]:
+        """The corpus judgments that print this citation with these names, one per case."""
+        by_case: dict[str, str] = {}
+        for i in self.printed_keys.get(cite.key or "", ()):
+            doc, _, name = self.printed_rows[i]
+            if name_similarity(written, name) >= NAME_MATCH:
+                by_case.setdefault(self.doc_case.get(doc, doc), doc)
+        return sorted(by_case.values())
 
     def _printed_names(self, cite: CaseCitation, written: str) -> str | None:
         """Where a corpus judgment cites a case of these names, reported within a year of

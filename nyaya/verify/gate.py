@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from nyaya.lookup import provision_label
 from nyaya.verify.model import (
+    CORROBORATED,
     FALSE_FRIEND,
     FOUND,
     NOT_FOUND,
@@ -134,6 +135,11 @@ def verify_text(text: str, checker: StatuteChecker, *, as_of: date | None = None
     verdicts = collapse_repeats(verdicts)
     overall = overall_status(verdicts)
     message = MESSAGES[overall]
+    corroborated = sum(v.status == CORROBORATED for v in verdicts)
+    if corroborated:
+        message += (f" {corroborated} case citation(s) of them are corroborated (printed with "
+                    "the same names by several corpus judgments), not checked against a record "
+                    "of the case.")
     if not verdicts:
         message = "No citation was found to verify. " + CANNOT_VERIFY
     return VerificationReport(verdicts, overall, message, query, as_of,
@@ -222,7 +228,8 @@ def _relevance(verdict: CitationVerdict) -> str:
 
 
 def _case_block(verdict: CitationVerdict) -> str:
-    head = "CASE CITATION VERIFIED" if verdict.survives else "CASE CITATION NOT VERIFIED"
+    head = ("CASE CITATION CORROBORATED" if verdict.status == CORROBORATED else
+            "CASE CITATION VERIFIED" if verdict.survives else "CASE CITATION NOT VERIFIED")
     lines = [f"{head}: {verdict.text}", f"Status: {verdict.status} — {verdict.reason}"]
     if verdict.source:
         lines.append(f"Source: {verdict.source}")

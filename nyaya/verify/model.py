@@ -16,6 +16,9 @@ NAME_MISMATCH = "NAME_MISMATCH"  # the citation exists but belongs to another ca
 AMBIGUOUS = "AMBIGUOUS"
 OVERRULED = "OVERRULED"
 CASE_NOT_FOUND = "NOT_FOUND"
+# not held, but printed with the same names by several independent corpus judgments: the
+# Supreme Court relied on it; never VERIFIED (no record of the case was checked)
+CORROBORATED = "CORROBORATED"
 
 # relevance of an existing statute citation to the query (nyaya.verify.relevance)
 RELEVANT = "RELEVANT"  # answers the query
@@ -35,7 +38,7 @@ UNVERIFIED = "UNVERIFIED"
 # citations with these verdicts survive the gate (a stale or false-friend citation does not:
 # it is replaced by nothing, and the verdict names the successor for a person to check), unless
 # judged NOT_APPLICABLE to the query: existence is not relevance
-SURVIVING = {VERIFIED, FOUND}
+SURVIVING = {VERIFIED, FOUND, CORROBORATED}
 
 
 @dataclass
