@@ -264,8 +264,8 @@ class Searcher:
         if side in self._details:
             return self._details[side]
         warehouse = self.settings.warehouse
-        if side == "statutes":
-            documents = read_table(warehouse / "legal_sections_documents.parquet")
+        if side == "statutes":  # the documents its search loaded, with the Acts' titles
+            documents = self._loaded[side].documents
             acts = read_table(warehouse / "act_registry.parquet")
             titles = dict(zip(acts["act_code"], acts["title"], strict=True))
             frame = documents[["doc_id", "act_code", "section_number", "title", "status",

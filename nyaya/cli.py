@@ -106,17 +106,13 @@ class Verifier:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from nyaya.verify.gate import MAX_TEXT_CHARS, TextTooLong, render_blocks
+    from nyaya.verify.gate import check_length, render_blocks
     from nyaya.verify.model import OVERALL_VERIFIED
 
     settings = Settings.from_env()
     try:  # the text first: one too long is refused before seconds of loading
         text = _read_text(args.file)
-        if len(text) > MAX_TEXT_CHARS:
-            where = "standard input" if args.file == "-" else args.file
-            raise TextTooLong(f"{where}: {len(text):,} characters; at most "
-                              f"{MAX_TEXT_CHARS:,} are verified at once (twice the longest "
-                              "judgment): split it")
+        check_length(text, "standard input" if args.file == "-" else args.file)
         verifier = Verifier.load(settings, args.relevance_judge if args.query else None,
                                  args.llm)
     except (OSError, ValueError) as err:

@@ -15,6 +15,8 @@ import socket
 
 import dagster as dg
 
+from nyaya.processes import alive
+
 HOST_TAG = "nyaya/host"
 PID_TAG = "nyaya/pid"
 UNFINISHED = [dg.DagsterRunStatus.STARTING, dg.DagsterRunStatus.STARTED,
@@ -26,16 +28,6 @@ def owner_tags() -> dict[str, str]:
     return {HOST_TAG: socket.gethostname(), PID_TAG: str(os.getpid())}
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # someone else's process: alive
-    return True
-
-
 def release_dead_runs(instance: dg.DagsterInstance) -> list[str]:
     """Mark failed every unfinished run that a `nyaya run` on this host started from a process
     that no longer exists, and free its pool slots; the ids of the runs released."""
@@ -44,7 +36,7 @@ def release_dead_runs(instance: dg.DagsterInstance) -> list[str]:
     for run in instance.get_runs(filters=dg.RunsFilter(statuses=UNFINISHED,
                                                        tags={HOST_TAG: host})):
         pid = run.tags.get(PID_TAG, "")
-        if not pid.isdigit() or _alive(int(pid)):
+        if not pid.isdigit() or alive(int(pid)):
             continue
         instance.report_run_failed(run, message=f"its process {pid} on {host} is gone "
                                    "(killed); a later nyaya run released its pool slots")

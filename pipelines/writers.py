@@ -51,12 +51,17 @@ def holder(data_dir: Path) -> str | None:
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        return os.pread(fd, 300, 0).decode(errors="replace").strip() or "another process"
+        return _owner(fd)
     else:
         fcntl.flock(fd, fcntl.LOCK_UN)
         return None
     finally:
         os.close(fd)
+
+
+def _owner(fd: int) -> str:
+    """What the holder of the lock file wrote of itself."""
+    return os.pread(fd, 300, 0).decode(errors="replace").strip() or "another process"
 
 
 def runs_in_progress(instance: dg.DagsterInstance, data_dir: Path) -> list[str]:
@@ -83,7 +88,7 @@ def sole_writer(data_dir: Path, what: str, instance: dg.DagsterInstance) -> Iter
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        owner = os.pread(fd, 300, 0).decode(errors="replace").strip() or "another process"
+        owner = _owner(fd)
         os.close(fd)
         raise DataFolderBusy(f"{data_dir} is being written by {owner}: wait for it to "
                              "finish, or stop it, then run again") from None

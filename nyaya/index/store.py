@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import qdrant_edge as qe
 
+from nyaya.processes import alive
 from nyaya.tables import beside
 
 if TYPE_CHECKING:
@@ -705,18 +706,8 @@ def _remove_dead_copies(readers: Path) -> None:
     """Delete the copies of readers whose process is gone (killed before `close`)."""
     for folder in readers.iterdir():
         pid = folder.name.split("-", 1)[0]
-        if pid.isdigit() and not _alive(int(pid)):
+        if pid.isdigit() and not alive(int(pid)):
             shutil.rmtree(folder, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's process
-        return True
-    return True
 
 
 # --------------------------------------------------------------------------- qdrant server

@@ -30,7 +30,7 @@ A citation a corpus judgment prints with the same names is never called invented
 the panel finds: the Supreme Court wrote it (UNVERIFIABLE, "may be misprinted there"). One that
 at least CORROBORATING independent corpus judgments print with the same names (the same case's
 judgment in two sources counts once) is CORROBORATED, with how many and which: "Maneka Gandhi
-v. Union of India, (1978) 1 SCC 248" is printed so by 20+ judgments. It survives the gate, but
+v. Union of India, (1978) 1 SCC 248" is printed so by 16. It survives the gate, but
 is never VERIFIED: no record of the case itself was checked.
 """
 

@@ -64,6 +64,14 @@ MAX_TEXT_CHARS = 2_000_000
 
 class TextTooLong(ValueError):
     """A text longer than MAX_TEXT_CHARS; the message gives both lengths."""
+
+
+def check_length(text: str, where: str | None = None) -> None:
+    """TextTooLong when `text` is over MAX_TEXT_CHARS (`where`: the file it came from)."""
+    if len(text) > MAX_TEXT_CHARS:
+        raise TextTooLong(f"{f'{where}:' if where else 'the text is'} {len(text):,} characters; "
+                          f"at most {MAX_TEXT_CHARS:,} are verified at once (twice the longest "
+                          "judgment): split it")
 REMOVE = "ACTION REQUIRED: Remove this citation from the response."
 
 
@@ -113,9 +121,7 @@ def verify_text(text: str, checker: StatuteChecker, *, as_of: date | None = None
     """Verify every statute (and, given `case_verifier`, every case) citation in `text`; given
     `query` and `relevance`, judge each VERIFIED statute citation's relevance to the query.
     A citation written again with the same verdict is one verdict with its `repeats`."""
-    if len(text) > MAX_TEXT_CHARS:
-        raise TextTooLong(f"the text is {len(text):,} characters; at most {MAX_TEXT_CHARS:,} "
-                          "are verified at once (twice the longest judgment): split it")
+    check_length(text)
     verdicts = verify_statutes(text, checker, as_of=as_of, indexed=indexed)
     notes = []
     if query and relevance is not None:

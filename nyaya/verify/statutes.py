@@ -181,6 +181,7 @@ class StatuteChecker:
             if isinstance(chapter, str) and chapter:
                 self._chapters.setdefault((key[0], chapter), []).append(key)
         self._weights: dict[tuple[str, str], dict[str, float]] = {}
+        self._siblings: dict[tuple[str, str], tuple[frozenset[str], list]] = {}
 
     def _commencement(self, old: str, new: str) -> tuple[date, str]:
         """When citing `old` became stale, and where that date came from."""
@@ -311,6 +312,22 @@ class StatuteChecker:
                                               for term, count in counts.items()}
         return found
 
+    def _siblings_of(self, own: tuple[str, str], chapter: tuple[str, str]
+                     ) -> tuple[frozenset[str], list[tuple[tuple[str, str], frozenset[str]]]]:
+        """A section's title words and its siblings with theirs, once per section: the gate
+        asks for the same sections over and over."""
+        found = self._siblings.get(own)
+        if found is None:
+            members = self._chapters.get(chapter, [])
+            titles = {key: _terms(str(self.lookup.sections[key].get("title") or ""))
+                      for key in members}
+            own_title = titles.get(own, frozenset())
+            siblings = [(key, title) for key, title in titles.items()
+                        if key != own and len(title & own_title) >= SIBLING_SHARED
+                        and len(title & own_title) / len(title | own_title) >= SIBLING_JACCARD]
+            found = self._siblings[own] = (own_title, siblings)
+        return found
+
     def _sibling_meant(self, text: str, mention: StatuteMention,
                        result: LookupResult) -> dict | None:
         """The sibling section the words around the citation describe instead of the cited
@@ -320,16 +337,7 @@ class StatuteChecker:
             return None  # in a list ("sections 396, 397, 450"), the sentence is the list's
         own = (mention.act_code, normalize_section_number(result.section_number))
         chapter = (mention.act_code, str(result.chapter_number))
-        own_title = _terms(str(result.title or ""))
-        if len(own_title) < SIBLING_SHARED or own not in self._chapters.get(chapter, []):
-            return None
-        siblings = []
-        for key in self._chapters[chapter]:
-            title = _terms(str(self.lookup.sections[key].get("title") or ""))
-            shared = len(title & own_title)
-            if key != own and shared >= SIBLING_SHARED and \
-                    shared / len(title | own_title) >= SIBLING_JACCARD:
-                siblings.append((key, title))
+        own_title, siblings = self._siblings_of(own, chapter)
         if not siblings:
             return None
         weights = self._title_weights(chapter)
