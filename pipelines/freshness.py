@@ -14,29 +14,54 @@ fingerprint of the source they were built from in their footers, compared with t
 The vectors built per partition are judged by `vector_partitions_to_run`, from each part's
 manifest (its documents' digest, its embedder) against the document table now. (Dagster's own
 per-partition staleness queries the event log for each partition: 16 ms a partition, 43 s for
-the 850 statute sources.)"""
+the 850 statute sources.)
+
+A rebuilt output is judged by its content, not by its new materialization: `content_version`
+reads what survives damage to the output itself (each table's sidecar checksum, each vector
+part's manifest, each Qdrant shard's seal), so an output repaired with the same content leaves
+its downstream alone, and one whose content changed takes its downstream with it
+(`pipelines.stages` compares the two).
+Until that downstream is rebuilt the data folder records it as owed (`owe_downstream`), so a
+run killed in between leaves it to the next run instead of serving stale results."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 import dagster as dg
 
-# Dagster has no public API for staleness (the UI reads it over GraphQL) nor for observing
-# source assets outside a run: these four are the only private imports of the project
+# Dagster has no public API for staleness (the UI reads it over GraphQL), for data versions
+# recorded per partition nor for observing source assets outside a run: these four are the
+# only private imports of the project
 from dagster._core.asset_graph_view.asset_graph_view import AssetGraphView
-from dagster._core.definitions.data_version import CachingStaleStatusResolver, StaleStatus
+from dagster._core.definitions.data_version import (
+    DATA_VERSION_TAG,
+    CachingStaleStatusResolver,
+    StaleStatus,
+    extract_data_version_from_entry,
+)
 from dagster._core.definitions.observe import observe
 from dagster._core.definitions.temporal_context import TemporalContext
 
 from assets.sources import SOURCE_FINGERPRINT, judgment_corpus, statute_corpus
-from nyaya.index.build import ALL, part_state, partition_rows
+from nyaya.index.build import ALL, part_state, partition_rows, read_manifest
 from nyaya.index.collections import PARTITION
 from nyaya.index.embedders import embedder_fingerprint
 from nyaya.index.store import EdgeStore
 from nyaya.settings import Settings
-from nyaya.tables import CorruptTableError, read_table, table_provenance, verify_table
+from nyaya.tables import (
+    CorruptTableError,
+    beside,
+    checksum_path,
+    read_table,
+    table_provenance,
+    verify_table,
+)
 from pipelines.resources import DATA_PATH
 
 SOURCES = (statute_corpus, judgment_corpus)
@@ -184,10 +209,140 @@ def store_unusable(settings: Settings, key: dg.AssetKey) -> str | None:
     return f"store damaged ({problem})" if problem else None
 
 
-def keys_to_run(defs: dg.Definitions, job_name: str,
-                instance: dg.DagsterInstance) -> tuple[list[dg.AssetKey], dict[str, int]]:
-    """The job's assets that are stale or missing, with everything downstream of them; and a
-    count of the job's assets by reason."""
+def content_version(settings: Settings, key: dg.AssetKey,
+                    partitions: Iterable[str] | None = None) -> str | None:
+    """What the asset's output holds now, as a digest of records that a damaged output leaves
+    intact: the sidecar checksum of each of its Parquet tables, the manifest (vectors' hash,
+    documents' digest, embedder) of each of its vector parts. `partitions` narrows it to those
+    partitions' files; for a Qdrant shard, the digest of its points' content hashes that its
+    seal records. None when the asset keeps no such record (a FAISS index, a report, a Qdrant
+    server) or a partition's is gone: its content is then unknown."""
+    name = key.path[-1]
+    if name.endswith(QDRANT):
+        return (None if settings.qdrant_url else
+                EdgeStore(settings.qdrant_path).sealed_content(name.removesuffix(QDRANT)))
+    if name.endswith(VECTORS):
+        collection = name.removesuffix(VECTORS)
+        folder = settings.vectors_dir / collection
+        names = (sorted(partitions) if partitions is not None
+                 else sorted(path.stem for path in folder.glob("*.json")))
+        manifests = [read_manifest(settings.vectors_dir, collection, part) for part in names]
+        if not names or any(manifest is None for manifest in manifests):
+            return None
+        return _digest(f"{part}:{m.vectors_hash}:{m.documents_digest}:{m.embedder}"
+                       for part, m in zip(names, manifests, strict=True))
+    table, folder = settings.table_path(name), settings.warehouse / name
+    if partitions is None and checksum_path(table).is_file():
+        sidecars = [checksum_path(table)]
+    elif folder.is_dir():
+        wanted = None if partitions is None else {f"{part}.parquet.sha256" for part in partitions}
+        sidecars = sorted(path for path in folder.rglob("*.parquet.sha256")
+                          if wanted is None or path.name in wanted)
+        if wanted is not None and len({path.name for path in sidecars}) < len(wanted):
+            return None
+    else:
+        return None
+    if not sidecars:
+        return None
+    return _digest(f"{path.relative_to(settings.warehouse)}:{path.read_text().strip()}"
+                   for path in sidecars)
+
+
+#: a partition key, or None for an unpartitioned asset
+Partition = str | None
+
+
+def data_versions(instance: dg.DagsterInstance, key: dg.AssetKey,
+                  partitions: Iterable[Partition]) -> dict[Partition, str | None]:
+    """partition -> the data version Dagster last recorded for it (None: never built)."""
+    found = {}
+    for partition in partitions:
+        record = instance.get_latest_data_version_record(key, False, partition)
+        version = record and extract_data_version_from_entry(record.event_log_entry)
+        found[partition] = version.value if version else None
+    return found
+
+
+def keep_data_versions(instance: dg.DagsterInstance, key: dg.AssetKey,
+                       before: Mapping[Partition, str | None]) -> int:
+    """After a rebuild that left the asset's content as it was, give back each partition the
+    data version it had before, so that what read it is not stale: a part kept (by content)
+    while its inputs were rebuilt has an older version than a rebuild computes from them. Dagster
+    reads the latest materialization's version, so one more is recorded, its tags the
+    rebuild's but for that version. Returns how many partitions needed it."""
+    kept = 0
+    for partition, version in before.items():
+        record = instance.get_latest_data_version_record(key, False, partition)
+        event = record and record.event_log_entry.asset_materialization
+        if version is None or event is None or event.tags.get(DATA_VERSION_TAG) == version:
+            continue
+        instance.report_runless_asset_event(dg.AssetMaterialization(
+            asset_key=key, partition=partition, tags={**event.tags, DATA_VERSION_TAG: version},
+            metadata={**event.metadata, "content": dg.MetadataValue.text(
+                "rebuilt with the same content: data version kept")}))
+        kept += 1
+    return kept
+
+
+def _digest(lines: Iterable[str]) -> str:
+    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()[:16]
+
+
+def _owed_path(data_dir: Path) -> Path:
+    return data_dir / ".downstream-owed.json"
+
+
+def owed_downstream(data_dir: Path) -> set[dg.AssetKey]:
+    """The assets to rebuild because what they read changed in a run that ended (killed, or
+    of a job without them) before it rebuilt them."""
+    path = _owed_path(data_dir)
+    if not path.is_file():
+        return set()
+    try:
+        return {dg.AssetKey.from_user_string(name) for name in json.loads(path.read_text())}
+    except ValueError as err:  # an unreadable record: rebuild what it could have named
+        raise ValueError(f"{path}: unreadable ({err}); delete it and run `nyaya run --all`"
+                         ) from err
+
+
+def owe_downstream(data_dir: Path, keys: Iterable[dg.AssetKey]) -> None:
+    """Record that `keys` are to be rebuilt, before they are: a run killed in between, or one
+    of a job without them, leaves them to the next run."""
+    _write_owed(data_dir, owed_downstream(data_dir) | set(keys))
+
+
+def settle_downstream(data_dir: Path, keys: Iterable[dg.AssetKey]) -> None:
+    """Forget `keys`: they have been rebuilt."""
+    owed = owed_downstream(data_dir)
+    if owed & set(keys):
+        _write_owed(data_dir, owed - set(keys))
+
+
+def _write_owed(data_dir: Path, owed: set[dg.AssetKey]) -> None:
+    path = _owed_path(data_dir)
+    if not owed:
+        path.unlink(missing_ok=True)
+        return
+    tmp = beside(path)
+    tmp.write_text(json.dumps(sorted(key.to_user_string() for key in owed)) + "\n")
+    tmp.replace(path)
+
+
+@dataclass(frozen=True)
+class ToRun:
+    """What a run of a job must build: `keys`, in the job; how many of the job's assets are
+    in each state (`reasons`); and the repairs among the keys, each with its content version
+    before (`repairs`: assets Dagster calls fresh whose files are gone, damaged or built by
+    another embedder), whose downstream is built only if the repair changes the content."""
+
+    keys: list[dg.AssetKey]
+    reasons: dict[str, int]
+    repairs: dict[dg.AssetKey, str | None]
+
+
+def keys_to_run(defs: dg.Definitions, job_name: str, instance: dg.DagsterInstance) -> ToRun:
+    """The job's assets that are stale or missing, with everything downstream of them; those
+    whose outputs cannot be used, alone (see `ToRun`); and what an interrupted run owed."""
     graph = defs.resolve_asset_graph()
     job_keys = defs.resolve_job_def(job_name).asset_layer.executable_asset_keys
     view = AssetGraphView(temporal_context=TemporalContext(
@@ -198,18 +353,26 @@ def keys_to_run(defs: dg.Definitions, job_name: str,
     settings = defs.resources["settings"].resolved()
     reasons: dict[str, int] = {}
     seeds: set[dg.AssetKey] = set()
+    repairs: dict[dg.AssetKey, str | None] = {}
+    owed = owed_downstream(settings.data_dir)
     for key in job_keys:
         partitions = graph.get(key).partitions_def
         status = _status(resolver, partitions, key)
         reason = status.value.lower()
         if status == StaleStatus.FRESH:
-            reason = (_outputs_unusable(instance, key, settings.data_dir)
-                      or (None if partitions else vectors_unusable(settings, key)
-                          or store_unusable(settings, key)) or reason)
-        reasons[reason] = reasons.get(reason, 0) + 1
-        if reason != "fresh":
+            unusable = (_outputs_unusable(instance, key, settings.data_dir)
+                        or (None if partitions else vectors_unusable(settings, key)
+                            or store_unusable(settings, key)))
+            if unusable:
+                reason = unusable
+                repairs[key] = content_version(settings, key)
+            elif key in owed:
+                reason = "input changed, not rebuilt yet"
+                seeds.add(key)
+        else:
             seeds.add(key)
-    if not seeds:
-        return [], reasons
-    closure = dg.AssetSelection.assets(*seeds).downstream().resolve(graph)
-    return sorted(closure & set(job_keys)), reasons
+        reasons[reason] = reasons.get(reason, 0) + 1
+    closure = dg.AssetSelection.assets(*seeds).downstream().resolve(graph) if seeds else set()
+    keys = sorted((closure & set(job_keys)) | set(repairs))
+    return ToRun(keys, reasons, {key: before for key, before in repairs.items()
+                                 if key not in closure})

@@ -29,9 +29,17 @@ import dagster as dg
 from nyaya.index.cache import format_seconds
 from nyaya.settings import Settings
 from pipelines.freshness import (
+    Partition,
+    ToRun,
+    content_version,
+    data_versions,
+    keep_data_versions,
     keys_to_run,
     observe_corpus,
+    owe_downstream,
+    owed_downstream,
     partitions_to_run,
+    settle_downstream,
     vector_partitions_to_run,
 )
 from pipelines.partitions import contiguous_ranges, range_tags, sync_partitions
@@ -195,9 +203,14 @@ def run_outcome(job: str, result, echo: Callable[[str], None] = print) -> int:
 class StagedRun:
     """A job run in its stages over one instance: every run's result is kept in `results`.
 
-    `select` names the job's assets to build (None: all of them); it is asked when the first
+    `select` says what of the job to build (None: all of it); it is asked when the first
     unpartitioned stage is reached, so that it sees the parts built before. `choose` names a
     parts job's partitions to build, with why (None: every partition).
+
+    What reads a rebuilt output is built again only when the output's content changed
+    (`freshness.content_version` before and after): a part or table repaired byte-identical
+    costs its own rebuild, not its downstream's. Until that downstream is built, the data
+    folder records it as owed.
 
     A stage's lines start with its number, of the stages planned by then (fewer once `select`
     finds less to do), and the time since the run began. Dagster's console shows the assets'
@@ -218,60 +231,137 @@ class StagedRun:
         self.echo(f"[{self._stage} {format_seconds(time.perf_counter() - self._started)}] "
                   f"{line}")
 
+    @property
+    def _settings(self) -> Settings:
+        return self.defs.resources["settings"].resolved()
+
     def _run_tags(self) -> dict[str, str]:
         """Every run's tags: the UI's (see `UI_TAGS`), the data folder's (one writer at a
         time: `pipelines.writers`), then the caller's."""
-        data_dir = self.defs.resources["settings"].resolved().data_dir
-        return {**UI_TAGS, **folder_tags(data_dir), **self.tags}
+        return {**UI_TAGS, **folder_tags(self._settings.data_dir), **self.tags}
 
-    def run(self, job_name: str, select: Callable[[], list[dg.AssetKey] | None] | None = None,
+    def _partitions(self, key: dg.AssetKey, chosen: Iterable[str] | None) -> list[Partition]:
+        """The asset's partitions that a build of `chosen` (None: all) writes."""
+        partitions = self.defs.resolve_asset_graph().get(key).partitions_def
+        if partitions is None:
+            return [None]
+        return list(chosen) if chosen is not None else partitions.get_partition_keys(
+            dynamic_partitions_store=self.instance)
+
+    def _unchanged(self, before: Mapping[dg.AssetKey, str | None],
+                   partitions: Iterable[str] | None = None,
+                   versions: Mapping[dg.AssetKey, dict] | None = None) -> set[dg.AssetKey]:
+        """The keys rebuilt with the content they had `before` (unknown counts as changed);
+        each gets back the data versions it had (`versions`, see `keep_data_versions`)."""
+        same = {key for key, content in before.items() if content is not None
+                and content_version(self._settings, key, partitions) == content}
+        for key in same & set(versions or {}):
+            keep_data_versions(self.instance, key, versions[key])
+        return same
+
+    def _versions(self, keys: Iterable[dg.AssetKey],
+                  partitions: Iterable[str] | None = None) -> dict[dg.AssetKey, dict]:
+        return {key: data_versions(self.instance, key, self._partitions(key, partitions))
+                for key in keys}
+
+    def run(self, job_name: str, select: Callable[[], ToRun | None] | None = None,
             choose: Callable[[str], Choice] | None = None) -> int:
         """Run the job's stages; the exit code: 0, or 1 when a run failed or a check did not
         pass (the stages after a failed check still run, as in one run)."""
         project = Project.of(self.defs)
         graph = project.graph
+        done: set[dg.AssetKey] = set()  # in a stage that succeeded
+        self._started = time.perf_counter()
+        try:
+            return self._stages(project, job_name, select, choose, done)
+        finally:  # what was rebuilt is owed no more
+            data_dir = self._settings.data_dir
+            settle_downstream(data_dir, done | (owed_downstream(data_dir)
+                                                - graph.get_all_asset_keys()))
+
+    def _stages(self, project: Project, job_name: str, select: Callable[[], ToRun | None] | None,
+                choose: Callable[[str], Choice] | None, done: set[dg.AssetKey]) -> int:
+        """`run`'s loop; adds the keys of each stage that succeeds to `done`."""
+        graph = project.graph
         job_keys = set(project.jobs[job_name].asset_layer.executable_asset_keys)
         pending = job_plan_keys(project, job_name)
         partitioned = {key for key in pending if _corpus_partitions(graph, key)}
         rebuilt: set[dg.AssetKey] = set()  # downstream of the partitions built: to build
+        repairs: dict[dg.AssetKey, str | None] = {}  # rebuilt alone: their content before
+        started: set[dg.AssetKey] = set()  # in a stage begun
         selected, code, did_work, number = select is None, 0, False, 0
-        self._started = time.perf_counter()
+
+        def owe(changed: set[dg.AssetKey]) -> set[dg.AssetKey]:
+            """Put what reads `changed` in the plan, and on record until it is built."""
+            downstream = _downstream(graph, changed)
+            owe_downstream(self._settings.data_dir, downstream)
+            return downstream & job_keys - started
+
         while pending:
             stage = next_stage(graph, pending)
             if stage.partitions is None and not selected:
                 selected = True
                 chosen = select()
                 if chosen is not None:
-                    pending = (pending & (partitioned | rebuilt)) | set(chosen)
+                    repairs = chosen.repairs
+                    pending = (pending & (partitioned | rebuilt)) | set(chosen.keys)
                     continue
             number += 1
             self._stage = f"{number}/{number - 1 + len(plan(graph, pending))}"
             pending -= set(stage.keys)
+            started |= set(stage.keys)
             if stage.partitions is None:
+                repaired = {key: repairs.pop(key) for key in stage.keys if key in repairs}
+                versions = self._versions(repaired)
                 succeeded, outcome = self._assets(project.jobs[job_name], stage.keys,
                                                   whole=set(stage.keys) == job_keys)
                 did_work, code = True, max(code, outcome)
                 if not succeeded:
                     return outcome or 1
+                done |= set(stage.keys)
+                if repaired:
+                    kept = self._unchanged(repaired, versions=versions)
+                    self._say_kept(kept, graph, job_keys)
+                    pending |= owe(set(repaired) - kept)
                 continue
-            built = self._parts(project.jobs[parts_job(project, stage)], choose)
+            job = project.jobs[parts_job(project, stage)]
+            partitions = choose(job.name) if choose else None
+            before = versions = None
+            if partitions is not None:
+                before = {key: content_version(self._settings, key, partitions)
+                          for key in stage.keys}
+                versions = self._versions(stage.keys, partitions)
+            built = self._parts(job, partitions)
             if built is None:
                 return 1
+            done |= set(stage.keys)
             if built:
                 did_work = True
-                downstream = _downstream(graph, set(stage.keys)) & job_keys
+                kept = set() if before is None else self._unchanged(before, partitions, versions)
+                changed = set(stage.keys) - kept
+                self._say_kept(kept, graph, job_keys)
+                downstream = owe(changed)
                 rebuilt |= downstream
                 pending |= downstream
         if not did_work:
             self.echo(f"{job_name}: nothing to do, every asset is fresh")
         return code
 
-    def _parts(self, job: dg.JobDefinition,
-               choose: Callable[[str], Choice] | None) -> bool | None:
-        """Run a parts job over the partitions `choose` names: whether it built any, or None
+    def _say_kept(self, kept: set[dg.AssetKey], graph: dg.AssetGraph,
+                  job_keys: set[dg.AssetKey]) -> None:
+        """Say which rebuilt outputs came out as they were, sparing what reads them."""
+        if not kept:
+            return
+        spared = len(_downstream(graph, kept) & job_keys)
+        self._say(f"{', '.join(sorted(key.to_user_string() for key in kept))}: rebuilt with "
+                  "the same content" + (f"; the {spared} assets of the job that read "
+                                        f"{'it' if len(kept) == 1 else 'them'} are not rebuilt"
+                                        if spared else ""))
+
+    def _parts(self, job: dg.JobDefinition, partitions: Choice) -> bool | None:
+        """Run a parts job over `partitions` (None: every one): whether it built any, or None
         when a run failed."""
         job_name = job.name
-        partitions = choose(job_name) if choose else None
         if partitions == {}:
             self._say(f"{job_name}: every partition is fresh")
             return False
@@ -373,11 +463,11 @@ def _run_stages(defs: dg.Definitions, job_name: str, instance: dg.DagsterInstanc
     if fresh_only:
         choose = stale_partitions(defs, instance, changes)
 
-        def select() -> list[dg.AssetKey]:
-            keys, reasons = keys_to_run(defs, job_name, instance)
-            echo(f"{job_name}: assets by state: "
-                 + ", ".join(f"{count} {reason}" for reason, count in sorted(reasons.items())))
-            return keys
+        def select() -> ToRun:
+            chosen = keys_to_run(defs, job_name, instance)
+            echo(f"{job_name}: assets by state: " + ", ".join(
+                f"{count} {reason}" for reason, count in sorted(chosen.reasons.items())))
+            return chosen
 
     runner = StagedRun(defs, instance, tags=owner_tags(), processes=processes, echo=echo,
                        verbose=verbose)

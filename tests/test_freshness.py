@@ -15,7 +15,13 @@ from assets import sources, statutes
 from nyaya.provenance import source_fingerprint
 from nyaya.statutes.ingest import source_fingerprints
 from pipelines.cli import main
-from pipelines.freshness import keys_to_run, observe_corpus, partitions_to_run
+from pipelines.freshness import (
+    keys_to_run,
+    observe_corpus,
+    owed_downstream,
+    partitions_to_run,
+    settle_downstream,
+)
 from pipelines.partitions import sync_partitions
 from pipelines.resources import NyayaSettings, project_resources
 from pipelines.stages import StagedRun, with_resources
@@ -54,14 +60,17 @@ def parse_parts(defs, instance, resources) -> list[str]:
 def plan(defs, instance, resources) -> tuple[set[str], dict[str, int]]:
     parse_parts(defs, instance, resources)
     observe_corpus(instance, resources)
-    keys, reasons = keys_to_run(defs, "job", instance)
-    return {key.to_user_string() for key in keys}, reasons
+    chosen = keys_to_run(defs, "job", instance)
+    return {key.to_user_string() for key in chosen.keys}, chosen.reasons
 
 
 def run(defs, instance, keys: set[str]) -> None:
     result = defs.resolve_job_def("job").execute_in_process(
         instance=instance, asset_selection=[dg.AssetKey(key) for key in keys])
     assert result.success
+    # what reads the parts parsed by `parse_parts` is built: as `nyaya run` would, say so
+    data_dir = defs.resources["settings"].resolved().data_dir
+    settle_downstream(data_dir, owed_downstream(data_dir))
 
 
 def test_only_the_statute_sources_that_changed_are_parsed_again(pipeline):
@@ -320,6 +329,12 @@ def test_nyaya_run_embeds_only_the_partitions_whose_documents_changed(
     repaired = capsys.readouterr().out
     assert "judgment_vectors_job: materializing 1 partitions (1 output corrupted)" in repaired
     assert "statute_vectors_job: every partition is fresh" in repaired
+    # rebuilt byte-identical from the embedding cache: what reads the vectors is spared
+    assert "sc_judgments_vectors: rebuilt with the same content" in repaired
+    assert "index_job: materializing" not in repaired
+    # and not later either: the part got back its data version (its input's moved meanwhile)
+    assert main(["run", "--job", "index_job"]) == 0
+    assert "index_job: nothing to do, every asset is fresh" in capsys.readouterr().out
 
     from nyaya.index.store import EdgeStore  # a Qdrant shard that lost a file is rebuilt
 
@@ -327,8 +342,12 @@ def test_nyaya_run_embeds_only_the_partitions_whose_documents_changed(
     next(path for path in sorted(shard.rglob("*")) if path.is_file()
          and "segments" in path.parts).unlink()
     assert main(["run", "--job", "index_job"]) == 0
-    assert "1 store damaged (1 file(s) missing" in capsys.readouterr().out
+    rebuilt = capsys.readouterr().out
+    assert re.search(r"index_job: assets by state: \d+ fresh, 1 store damaged \(1 file\(s\) "
+                     "missing", rebuilt)
     assert EdgeStore(data / "qdrant").damage("legal_sections") is None
+    # the seal keeps the digest of the points' content hashes: the same points came back
+    assert "legal_sections_qdrant: rebuilt with the same content" in rebuilt
 
 
 def test_unpartitioned_vectors_built_by_another_embedder_are_stale(tmp_path, models_dir):
@@ -369,6 +388,6 @@ def test_a_copied_data_folder_is_checked_where_it_is_now(pipeline):
     defs = dg.Definitions(assets=defs.assets, jobs=defs.jobs, resources=moved)
     table = copy / "warehouse" / "definitions_index.parquet"
     table.write_bytes(table.read_bytes()[:-40])
-    keys, reasons = keys_to_run(defs, "job", instance)
-    assert {key.to_user_string() for key in keys} == {"definitions_index"}
-    assert reasons["output corrupted"] == 1
+    chosen = keys_to_run(defs, "job", instance)
+    assert {key.to_user_string() for key in chosen.keys} == {"definitions_index"}
+    assert chosen.reasons["output corrupted"] == 1

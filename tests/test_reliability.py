@@ -26,8 +26,15 @@ from nyaya.index.cache import CacheError, EmbeddingCache, embed_with_cache, text
 from nyaya.index.embedders import Embedder, load_embedder
 from nyaya.index.store import EdgeStore
 from nyaya.tables import CorruptTableError, checksum_path, read_table, write_table
-from pipelines.freshness import keys_to_run
+from pipelines.freshness import (
+    ToRun,
+    content_version,
+    keys_to_run,
+    owe_downstream,
+    owed_downstream,
+)
 from pipelines.resources import NyayaSettings, project_resources
+from pipelines.stages import StagedRun
 
 WORDS = ("court section act offence punishment appeal accused evidence witness property "
          "contract tenant landlord bail custody murder theft cheating forgery dowry cruelty "
@@ -124,38 +131,94 @@ def test_checksummed_tables_stay_byte_identical(tmp_path: Path) -> None:
         checksum_path(tmp_path / "two.parquet").read_text()
 
 
-@dg.asset
+# code versions, as every asset of the project has: a rebuild from the same code and inputs
+# then gets the same data version
+@dg.asset(code_version="1")
 def upstream_table() -> pd.DataFrame:
     return pd.DataFrame({"doc_id": [f"d{n}" for n in range(300)], "n": range(300)})
 
 
-@dg.asset
+@dg.asset(code_version="1")
 def downstream_table(upstream_table: pd.DataFrame) -> pd.DataFrame:
     return upstream_table.assign(double=upstream_table["n"] * 2)
 
 
-def test_a_run_rebuilds_a_corrupted_table_and_a_load_stops_clearly(tmp_path: Path) -> None:
+def two_tables(tmp_path: Path) -> tuple[dg.Definitions, dg.DagsterInstance]:
     resources = project_resources(NyayaSettings(data_dir=str(tmp_path)))
     defs = dg.Definitions(assets=[upstream_table, downstream_table], resources=resources,
                           jobs=[dg.define_asset_job("job", selection=dg.AssetSelection.all())])
     instance = dg.DagsterInstance.ephemeral()
-    job = defs.resolve_job_def("job")
-    assert job.execute_in_process(instance=instance).success
-    assert keys_to_run(defs, "job", instance) == ([], {"fresh": 2})
+    assert defs.resolve_job_def("job").execute_in_process(instance=instance).success
+    return defs, instance
+
+
+def staged_run(defs: dg.Definitions, instance: dg.DagsterInstance) -> list[str]:
+    """`nyaya run`'s stages over the job, fresh ones left out; the lines it said."""
+    said: list[str] = []
+    runner = StagedRun(defs, instance, echo=said.append)
+    assert runner.run("job", select=lambda: keys_to_run(defs, "job", instance)) == 0
+    return said
+
+
+def materializations(instance: dg.DagsterInstance, name: str) -> int:
+    return len(instance.fetch_materializations(dg.AssetKey(name), limit=100).records)
+
+
+def fresh(defs: dg.Definitions, instance: dg.DagsterInstance) -> bool:
+    return keys_to_run(defs, "job", instance) == ToRun([], {"fresh": 2}, {})
+
+
+def test_a_run_rebuilds_a_corrupted_table_alone_when_its_content_comes_back_the_same(
+        tmp_path: Path) -> None:
+    defs, instance = two_tables(tmp_path)
+    assert fresh(defs, instance)
     table = tmp_path / "warehouse" / "upstream_table.parquet"
     flip_middle_byte(table)
-    loaded = job.execute_in_process(instance=instance, raise_on_error=False,
-                                    asset_selection=[dg.AssetKey("downstream_table")])
+    loaded = defs.resolve_job_def("job").execute_in_process(
+        instance=instance, raise_on_error=False,
+        asset_selection=[dg.AssetKey("downstream_table")])
     assert not loaded.success
     error = loaded.get_step_failure_events()[0].event_specific_data.error
     assert "CorruptTableError" in error.cause.cls_name
     assert "upstream_table.parquet: sha256" in error.cause.message
-    keys, reasons = keys_to_run(defs, "job", instance)
-    assert keys == [dg.AssetKey("downstream_table"), dg.AssetKey("upstream_table")]
-    assert reasons == {"output corrupted": 1, "fresh": 1}
-    assert job.execute_in_process(instance=instance, asset_selection=keys).success
+    chosen = keys_to_run(defs, "job", instance)
+    assert chosen.keys == [dg.AssetKey("upstream_table")]
+    assert chosen.reasons == {"output corrupted": 1, "fresh": 1}
+    assert chosen.repairs == {dg.AssetKey("upstream_table"): content_version(
+        defs.resources["settings"].resolved(), dg.AssetKey("upstream_table"))}
+    said = staged_run(defs, instance)
+    assert any("upstream_table: rebuilt with the same content; the 1 assets of the job that "
+               "read it are not rebuilt" in line for line in said)
+    assert (materializations(instance, "upstream_table"),
+            materializations(instance, "downstream_table")) == (2, 1)
     assert len(read_table(table)) == 300
-    assert keys_to_run(defs, "job", instance) == ([], {"fresh": 2})
+    assert fresh(defs, instance)
+    assert owed_downstream(tmp_path) == set()
+
+
+def test_a_repair_that_changes_the_content_rebuilds_what_reads_it(tmp_path: Path) -> None:
+    defs, instance = two_tables(tmp_path)
+    table = tmp_path / "warehouse" / "upstream_table.parquet"
+    table.unlink()
+    checksum_path(table).write_text("0" * 64 + "\n")  # the content it held was another
+    said = staged_run(defs, instance)
+    assert not any("same content" in line for line in said)
+    assert (materializations(instance, "upstream_table"),
+            materializations(instance, "downstream_table")) == (2, 2)
+    assert fresh(defs, instance)
+    assert owed_downstream(tmp_path) == set()
+
+
+def test_readers_owed_by_an_interrupted_run_are_rebuilt_by_the_next(tmp_path: Path) -> None:
+    defs, instance = two_tables(tmp_path)
+    owe_downstream(tmp_path, [dg.AssetKey("downstream_table")])  # a run killed before it
+    chosen = keys_to_run(defs, "job", instance)
+    assert chosen.keys == [dg.AssetKey("downstream_table")]
+    assert chosen.reasons == {"input changed, not rebuilt yet": 1, "fresh": 1}
+    staged_run(defs, instance)
+    assert materializations(instance, "downstream_table") == 2
+    assert owed_downstream(tmp_path) == set()
+    assert fresh(defs, instance)
 
 
 # --- vectors, cache parts, FAISS ----------------------------------------------------------

@@ -275,6 +275,8 @@ def sync_collection(store: VectorStore, definition: CollectionDef, documents: pd
             log(f"{definition.name}: wrote {min(start + SYNC_BATCH, len(rows))}/{len(rows)}")
     if rows or stale:
         store.optimize(definition.name)
+    store.note_content(definition.name, hashlib.sha256("\n".join(
+        f"{pid}:{wanted[pid]}" for pid in sorted(wanted)).encode("utf-8")).hexdigest()[:16])
     return SyncResult(len(rows), len(stale), len(documents) - len(rows),
                       store.count(definition.name), time.perf_counter() - started)
 

@@ -195,6 +195,7 @@ class VectorStore(Protocol):
                       group_size: int, where: Where | None = None
                       ) -> list[tuple[Any, list[StoreHit]]]: ...
     def optimize(self, collection: str) -> None: ...
+    def note_content(self, collection: str, version: str) -> None: ...
     def close(self) -> None: ...
 
 
@@ -386,6 +387,8 @@ class EdgeStore(_StoreBase):
         self._shards: dict[str, _Shard] = {}
         self._locks: dict[str, int] = {}
         self._copies: Path | None = None
+        self._contents: dict[str, str] = {}
+        self._written: set[str] = set()
 
     def _spec_path(self, collection: str) -> Path:
         return self.root / f"{collection}.spec.json"
@@ -451,9 +454,11 @@ class EdgeStore(_StoreBase):
         return target
 
     def _writable(self, collection: str) -> None:
+        """Refuse a write to a read-only store; note the write otherwise (see `_write_seal`)."""
         if self.read_only:
             raise ReadOnlyStoreError(f"Qdrant Edge store {self.root} was opened read-only: "
                                      f"cannot write collection {collection!r}")
+        self._written.add(collection)
 
     def _shard(self, collection: str) -> _Shard:
         if collection in self._shards:
@@ -496,9 +501,24 @@ class EdgeStore(_StoreBase):
     def _write_seal(self, collection: str, points: int) -> None:
         path = self._seal_path(collection)
         tmp = beside(path)
-        tmp.write_text(json.dumps({"points": points,
-                                   "files": _files(self.root / collection)}, indent=1) + "\n")
+        seal = {"points": points, "files": _files(self.root / collection)}
+        # the content noted by this writer; one that only read keeps the last one's
+        content = (self._contents.get(collection) if collection in self._written
+                   or collection in self._contents else self.sealed_content(collection))
+        if content:
+            seal["content"] = content
+        tmp.write_text(json.dumps(seal, indent=1) + "\n")
         tmp.replace(path)
+
+    def note_content(self, collection: str, version: str) -> None:
+        """Kept in the shard's seal at `close()`, where a damaged shard leaves it readable:
+        a rebuild that comes back with the same content spares what reads the store."""
+        self._contents[collection] = version
+
+    def sealed_content(self, collection: str) -> str | None:
+        """The content version the shard's seal records, if any."""
+        seal = self._seal(collection)
+        return seal.get("content") if seal else None
 
     def damage(self, collection: str) -> str | None:
         """Why the collection's shard on disk is not what its last writer left (a file
@@ -672,6 +692,8 @@ class EdgeStore(_StoreBase):
             if points is not None:
                 self._write_seal(collection, points)
         self._shards.clear()
+        self._written.clear()
+        self._contents.clear()
         for fd in self._locks.values():
             fcntl.flock(fd, fcntl.LOCK_UN)
             os.close(fd)
@@ -927,6 +949,9 @@ class ServerStore(_StoreBase):
     def optimize(self, collection: str) -> None:
         """Nothing to do: the server runs its optimizers in the background."""
         self._vector_names(collection)
+
+    def note_content(self, collection: str, version: str) -> None:
+        """Nothing to keep: a server's collections have no seal (see `EdgeStore`)."""
 
     def close(self) -> None:
         self.client.close()
