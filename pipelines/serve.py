@@ -32,6 +32,7 @@ from nyaya.settings import Settings
 from nyaya.verify.gate import TextTooLong
 
 MAX_BODY = 1 << 20  # 1 MiB: a long answer to verify is ~50 KB
+DRAINED = 8 * MAX_BODY  # an oversized body up to this is read and dropped before the 413
 log = logging.getLogger("nyaya.serve")
 
 
@@ -162,6 +163,13 @@ def handler_for(service: Service) -> type[BaseHTTPRequestHandler]:
             log.debug("%s %s %d in %.1f ms", method, path, status,
                       (time.perf_counter() - started) * 1000)
 
+        def _drain(self, length: int) -> None:
+            while length > 0:
+                read = len(self.rfile.read(min(length, 1 << 16)))
+                if not read:
+                    return
+                length -= read
+
         def _body(self) -> dict:
             try:
                 length = int(self.headers.get("Content-Length", ""))
@@ -171,6 +179,8 @@ def handler_for(service: Service) -> type[BaseHTTPRequestHandler]:
                                    "a POST needs a Content-Length header") from None
             if length > MAX_BODY:
                 self.close_connection = True  # the unread body would be the next request
+                if length <= DRAINED:  # read it, so that the client, still sending, gets
+                    self._drain(length)  # the answer instead of a broken pipe
                 raise RequestError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
                                    f"body of {length} bytes: at most {MAX_BODY}")
             raw = self.rfile.read(length)
