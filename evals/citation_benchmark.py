@@ -62,6 +62,18 @@ or a registry record; only citations held for exactly one case are used as real 
   not its citation. Right: NOT_FOUND (or NAME_MISMATCH as said).
 - name_mismatch: a registry citation written with another registry case's name, sharing no
   distinctive word with any name of the case that holds it. Right: NAME_MISMATCH.
+- wrong_pairing: a real name paired with a real citation of another case, the commonest way a
+  model invents a precedent, written as printed: registry_full_title (a registry title in
+  full, commas, "Etc.", "(D) By Lrs." and "State Of U.P. And Ors." kept, with another
+  record's citation); text_printed (a name a corpus judgment prints before a citation, with
+  the citation another judgment prints after another case's name); each sharing no
+  distinctive word with the case that holds the citation; parallel (a registry title with
+  its own neutral citation and, as its parallel citation, the SCR citation of another case
+  decided on another day that shares a word of its name, the citation the item targets).
+  Right: NAME_MISMATCH.
+real_case also holds registry_full_title (a registry title in full with its own citation)
+and text_printed (a name and citation as a corpus judgment prints them, held for one named
+case): the names written with real citations that the wrong pairings must not be taken for.
 
 `score`, per class: correct = the right status (and, where successors are expected, exactly
 that set); recall = correct / n; precision = of the items of the same kind (statute or case)
@@ -87,7 +99,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from nyaya.citations.cases import case_name_key
+from nyaya.citations.cases import NEUTRAL, REPORTER, case_name_key, extract_case_citations
 from nyaya.settings import Settings
 from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.registry import known_gaps
@@ -98,11 +110,11 @@ from nyaya.verify.model import CitationVerdict
 from nyaya.verify.statutes import StatuteChecker
 
 STATUTE_CLASSES = ("real_statute", "nonexistent_section", "past_end", "false_friend", "stale")
-CASE_CLASSES = ("real_case", "fabricated_case", "name_mismatch")
+CASE_CLASSES = ("real_case", "fabricated_case", "name_mismatch", "wrong_pairing")
 CLASSES = STATUTE_CLASSES + CASE_CLASSES
 REAL_CLASSES = ("real_statute", "real_case")
 WRONG_CLASSES = ("nonexistent_section", "past_end", "false_friend", "fabricated_case",
-                 "name_mismatch")  # what the served system's protocol called fakes
+                 "name_mismatch", "wrong_pairing")  # the served protocol's fakes
 TABLES = {"registry": "act_registry", "sections": "sections", "sub_sections": "sub_sections",
           "transitions": "law_transition_map", "quarantine": "ingest_quarantine",
           "judgments": "judgments", "sc_registry": "sc_case_registry",
@@ -246,6 +258,7 @@ class _Tables:
         """Cases as the tables identify them: a judgment's case_id, else a registry record."""
         self.case_names: dict[str, list[str]] = defaultdict(list)
         self.key_cases: dict[str, set[str]] = defaultdict(set)
+        self.scr_of: dict[str, str] = {}  # a record's neutral citation -> its one SCR key
         for row in self.judgments.to_dict("records"):
             case = _text(row.get("case_id")) or f"CASE:{row['doc_id']}"
             if isinstance(row.get("case_name"), str):
@@ -256,6 +269,10 @@ class _Tables:
             if isinstance(row.get("title"), str):
                 self.case_names[case].append(row["title"])
             self._add_keys(case, row.get("citation_keys"))
+            keys = row.get("citation_keys")
+            scr = [k for k in ([] if keys is None else keys) if " SCR " in k]
+            if _text(row.get("neutral_citation")) and len(scr) == 1:
+                self.scr_of[row["neutral_citation"]] = scr[0]
 
     def _add_keys(self, case: str, keys: Iterable[str] | None) -> None:
         for key in [] if keys is None else list(keys):
@@ -334,7 +351,7 @@ def _titled(words: str) -> str:
         if i and low in LOWER_WORDS:
             out.append(low)
         else:  # "SINGH" -> "Singh", "COMMR." -> "Commr."; initials ("N.R.", "M/S.") stay
-            bare = word.rstrip(".")
+            bare = word.strip(".,;:()")
             out.append(word.capitalize() if bare.isalpha() and bare.isupper() and len(bare) > 1
                        else word)
     return " ".join(out)
@@ -599,6 +616,10 @@ def _real_cases(t: _Tables, rng: random.Random, n: int, registry: list) -> list[
         groups["text_unheld"].append(("text_unheld", row["case_name"], row["text"],
                                       row["citation_key"], "UNVERIFIABLE|CORROBORATED",
                                       f"citation_mentions {row['mention_id']}"))
+    for sub, pairs in (("registry_full_title", _registry_titles(t)),
+                       ("text_printed", _printed_pairs(t, rng, n))):
+        groups[sub] += [(sub, p.name, p.written, p.key, "FOUND|OVERRULED", p.source)
+                        for p in pairs]
     return [_case_item("real_case", sub, rng, name, written, key, expected, source)
             for sub, name, written, key, expected, source in _spread(rng, groups, n)]
 
@@ -774,6 +795,119 @@ def _name_mismatches(t: _Tables, rng: random.Random, n: int, registry: list) -> 
     return out
 
 
+@dataclass(frozen=True)
+class _Pair:
+    """A case name written with a citation held for one case, and where it comes from."""
+
+    name: str
+    written: str  # the citation as written
+    key: str
+    case: str
+    date: str | None
+    source: str
+
+
+def full_case_name(title: str) -> str:
+    """A registry title in full as a writer copies it: title-cased, " v. " for " versus "."""
+    return _titled(title).replace(" versus ", " v. ")
+
+
+def _registry_titles(t: _Tables) -> list[_Pair]:
+    """Registry titles in full with their neutral citation, held for one case only."""
+    out = []
+    rows = t.sc_registry.sort_values("record_id")
+    for row in rows[["title", "neutral_citation", "case_id", "record_id", "decision_date"]
+                    ].itertuples(index=False):
+        title, neutral = _text(row.title), _text(row.neutral_citation)
+        if title and neutral and " versus " in title and t.unique(neutral):
+            out.append(_Pair(full_case_name(title), neutral, neutral,
+                             _text(row.case_id) or row.record_id, _text(row.decision_date),
+                             f"sc_case_registry {row.record_id}"))
+    return out
+
+
+def _printed_pairs(t: _Tables, rng: random.Random, n: int) -> list[_Pair]:
+    """Up to `n` names printed before a citation in corpus judgments (read with the
+    extractor, the first of parallel citations), held for one case that has a name; from
+    judgments in a seeded order, one pair per citation."""
+    out: list[_Pair] = []
+    seen: set[str] = set()
+    texts = t.judgments.sort_values("doc_id")
+    if "text" not in texts:
+        return out
+    for doc, text in rng.sample(list(zip(texts["doc_id"], texts["text"], strict=True)),
+                                len(texts)):
+        for cite in extract_case_citations(text) if isinstance(text, str) else []:
+            name = " ".join((cite.case_name or "").split())
+            if (cite.kind not in (NEUTRAL, REPORTER) or not cite.key or cite.key in seen
+                    or cite.full_start is None or not NAMED.match(name)
+                    or not t.unique(cite.key)):
+                continue
+            seen.add(cite.key)
+            (case,) = t.key_cases[cite.key]
+            if t.case_names.get(case):
+                out.append(_Pair(name, " ".join(cite.text.split()), cite.key, case, None,
+                                 f"judgments {doc}@{cite.start}"))
+        if len(out) >= n:
+            break
+    return out[:n]
+
+
+def _wrong_pairings(t: _Tables, rng: random.Random, n: int) -> list[dict]:
+    """Real names with another case's real citation (module doc), a third of each kind."""
+    titles = _registry_titles(t)
+    made = {"registry_full_title": _swapped(t, rng, titles, n),
+            "text_printed": _swapped(t, rng, _printed_pairs(t, rng, 2 * n), n),
+            "parallel": _parallels(rng, titles, t, n)}
+    groups = {sub: [(sub, *item) for item in items] for sub, items in made.items()}
+    return [_case_item("wrong_pairing", sub, rng, name, written, key, "NAME_MISMATCH", why)
+            for sub, name, written, key, why in _spread(rng, groups, n)]
+
+
+def _swapped(t: _Tables, rng: random.Random, pairs: list[_Pair], n: int) -> list[tuple]:
+    """Each pair's citation written with another pair's name, sharing no distinctive word with
+    any name of the case that holds the citation."""
+    out: list[tuple] = []
+    pool = rng.sample(pairs, len(pairs))
+    for pair in pool:
+        if len(out) >= n:
+            break
+        own = set().union(*map(_distinctive, t.case_names[pair.case])) | _distinctive(pair.name)
+        for _ in range(20):
+            other = rng.choice(pool)
+            theirs = _distinctive(other.name)
+            if theirs and not theirs & own and other.case != pair.case:
+                out.append((other.name, pair.written, pair.key,
+                            f"{pair.written} is '{pair.name}'; name from {other.source}"))
+                break
+    return out
+
+
+def _parallels(rng: random.Random, titles: list[_Pair], t: _Tables, n: int) -> list[tuple]:
+    """A title with its own neutral citation, then another case's SCR citation as its
+    parallel: a case decided on another day that shares a distinctive word of the name."""
+    by_word: dict[str, list[_Pair]] = defaultdict(list)
+    for pair in titles:
+        for word in _distinctive(pair.name):
+            by_word[word].append(pair)
+    out: list[tuple] = []
+    for pair in rng.sample(titles, len(titles)):
+        if len(out) >= n:
+            break
+        words = sorted(_distinctive(pair.name))
+        if not words:
+            continue
+        others = [o for o in by_word[rng.choice(words)] if o.case != pair.case and o.date
+                  and pair.date and o.date != pair.date and t.unique(t.scr_of.get(o.key, ""))]
+        if others:
+            other = rng.choice(others)
+            key = t.scr_of[other.key]
+            out.append((f"{pair.name}, {pair.written}", key, key,
+                        f"{key} is '{other.name}', decided {other.date}; {pair.written} is "
+                        f"'{pair.name}', decided {pair.date}"))
+    return out
+
+
 # --- building, running, scoring -----------------------------------------------------------
 
 
@@ -787,7 +921,8 @@ def build_items(warehouse: Path, seed: int = 0, per_class: int = 70) -> pd.DataF
              + _past_end(t, rng, per_class) + _false_friends(t, rng, per_class)
              + _stale(t, rng, per_class) + _real_cases(t, rng, 2 * per_class, registry)
              + _fabricated_cases(t, rng, per_class, registry)
-             + _name_mismatches(t, rng, per_class, registry))
+             + _name_mismatches(t, rng, per_class, registry)
+             + _wrong_pairings(t, rng, per_class))
     frame = pd.DataFrame(items)
     frame.insert(0, "id", [f"{row['class']}-{i:04d}" for i, row in enumerate(items)])
     return frame

@@ -113,6 +113,10 @@ JUDGMENTS = [_judgment("IRLED:prior_case_0001", None, ["AIR 1960 SC 100", "(1960
              _judgment("IRLED:prior_case_0003", None, ["AIR 1961 SC 5"]),  # "AIR 1961 SC 5"
              _judgment("AILA:C1", "Kishore Lal v. Ram Das", []),
              _judgment("AILA:C2", "Mohan Singh v. State of Punjab", [])]
+# names printed before citations, as the judgments' text prints them (the records' own names)
+JUDGMENTS[3]["text"] = ("In Arjun Bajpai v. Union of India & Ors., 1995 INSC 12, the appeal "
+                        "failed. See Bhima Chawla v. State of Bihar, 1995 INSC 25.")
+JUDGMENTS[4]["text"] = "In Chetan Duggal v. Union of India & Ors., 1995 INSC 38, it was held."
 
 
 def _mention(i: int, doc: str, text: str, name: str, resolution: str,
@@ -232,6 +236,9 @@ def _real_case(row: dict) -> None:
         assert len(KEY_CASES[row["case_key"]]) == 1 and row["expected"] == "FOUND|OVERRULED"
     if row["subclass"] == "corpus_cited_by_name":
         assert "Ram Prasad v. State of Bombay" in row["text"]
+    if row["subclass"] in ("registry_full_title", "text_printed"):  # the holder's own names
+        holder = TITLE_OF[row["case_key"]].lower().replace(" versus ", " v. ")
+        assert holder.replace(" & ors.", "") in row["text"].lower()
 
 
 CITATION_PARTS = [  # reporter, pattern with year, volume (optional) and page
@@ -282,10 +289,16 @@ def _name_mismatch(row: dict) -> None:
     assert not _words(holder) & _words(written)
 
 
+def _wrong_pairing(row: dict) -> None:
+    _name_mismatch(row)
+    assert row["subclass"] in ("registry_full_title", "text_printed")  # one decision date
+    assert " v. " in row["text"][:row["cite_start"]]  # the names written in full
+
+
 CHECKS = [("real_statute", _real_statute), ("nonexistent_section", _nonexistent),
           ("past_end", _past_end), ("false_friend", _false_friend), ("stale", _stale),
           ("real_case", _real_case), ("fabricated_case", _fabricated),
-          ("name_mismatch", _name_mismatch)]
+          ("name_mismatch", _name_mismatch), ("wrong_pairing", _wrong_pairing)]
 
 
 def test_every_class_is_made() -> None:

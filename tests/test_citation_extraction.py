@@ -577,6 +577,52 @@ def test_case_name_forms_end_where_the_name_does(text: str, name: str | None) ->
     assert [c.case_name for c in cites] == [name]
 
 
+# A full citation is one unit: the names are read up to the citation they precede, commas
+# inside a party's description, "Etc." and "(D) By Lrs." included (registry titles as printed);
+# each text's one citation carries the whole name, and no fragment is left as a name citation.
+FULL_CITATIONS = [
+    ("In Jarnail Singh v. Secretary, Ministry Of Home Affairs And Ors., 1992 INSC 327, it was "
+     "held.", "Jarnail Singh v. Secretary, Ministry Of Home Affairs And Ors."),
+    ("In Special Land Acquisition Officer, Kheda And Anr. Etc. v. Vasudev Chandrashankar And "
+     "Anr. Etc., 1997 INSC 391, it was held.",
+     "Special Land Acquisition Officer, Kheda And Anr. Etc. v. Vasudev Chandrashankar And Anr. "
+     "Etc."),
+    ("In Rattan Singh & Ors. v. Nirmal Gill & Ors. Etc., 1990 INSC 142, the Court held so.",
+     "Rattan Singh & Ors. v. Nirmal Gill & Ors. Etc."),
+    ("See Prakash Nagardas Dubal Shaha v. Sou. Meena Prakash Dubal Shah & Ors. (2016 INSC "
+     "1178).", "Prakash Nagardas Dubal Shaha v. Sou. Meena Prakash Dubal Shah & Ors."),
+    ("In Gaya Din (D) By Lrs. & Ors. v. Hanuman Prasad (D) By Lrs. & Ors., 2001 INSC 5, held.",
+     "Gaya Din (D) By Lrs. & Ors. v. Hanuman Prasad (D) By Lrs. & Ors."),
+    ("In Gaya Din (Dead) by LRs. v. Hanuman Prasad, (2001) 1 SCC 501, it was held.",
+     "Gaya Din (Dead) by LRs. v. Hanuman Prasad"),
+    ("In Ghat Talab v. Gopal Dass (dead) by Lr Ram Niwas, 2020 INSC 123, it was held.",
+     "Ghat Talab v. Gopal Dass (dead) by Lr Ram Niwas"),
+    ("In Dr. Yogesh Bhardwaj v. State Of U.P. And Ors., 1990 INSC 155, it was held.",
+     "Dr. Yogesh Bhardwaj v. State Of U.P. And Ors."),
+    ("In The Divisional Controller, Ksrtc v. Mahadeva Shetty and Anr., 2003 INSC 300, held.",
+     "Divisional Controller, Ksrtc v. Mahadeva Shetty and Anr."),
+    # a comma after a court's or bench's words opens no party: "The Full Bench, X v. Y"
+    ("As the Full Bench, Ram Lal v. Shyam Lal, 1990 INSC 12, held.", "Ram Lal v. Shyam Lal"),
+    # "by" before a petitioner's name, not after "(D)", stays out of it
+    ("It was decided by Ram Lal v. Shyam Lal, 1990 INSC 12.", "Ram Lal v. Shyam Lal"),
+]
+
+
+@pytest.mark.parametrize(("text", "name"), FULL_CITATIONS)
+def test_a_full_citation_carries_its_whole_name(text: str, name: str) -> None:
+    [citation] = extract_case_citations(text)
+    assert citation.kind in ("reporter", "neutral") and citation.case_name == name
+    assert citation.full_start == text.index(name)
+
+
+def test_parallel_citations_share_the_full_citation() -> None:
+    text = ("In Jarnail Singh v. State Of Haryana, 1993 INSC 21, [1993] 1 SCR 260; later Ram v. "
+            "Shyam, 1995 INSC 4.")
+    cites = extract_case_citations(text)
+    assert [(c.key, c.full_start) for c in cites] == [
+        ("1993 INSC 21", 3), ("[1993] 1 SCR 260", 3), ("1995 INSC 4", text.index("Ram v."))]
+
+
 def test_an_unclosed_bracket_stays_out_of_a_neutral_citation() -> None:
     text = "See Ram Singh v. State (2019 INSC 813)."
     [citation] = extract_case_citations(text)
@@ -711,3 +757,14 @@ def test_act_acronym_then_number_as_model_answers_write_it(text, expected, alias
     found = extract_statute_mentions(text, aliases)
     assert [(m.act_code, m.section, m.unit) for m in found] == expected
     assert all(m.resolution == "explicit" for m in found)
+
+
+def test_gap_reach_bounds_the_gap_to_a_reporter() -> None:
+    """`_attach_names` skips the gap pattern for a citation further on than GAP_REACH: the
+    longest text the pattern can match must not be longer."""
+    import re
+
+    from nyaya.citations import cases
+
+    longest = re._parser.parse(cases.GAP_TO_REPORTER.pattern).getwidth()[1]
+    assert longest <= cases.GAP_REACH

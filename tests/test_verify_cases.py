@@ -663,3 +663,54 @@ def test_a_citation_printed_by_several_judgments_is_corroborated(printers, statu
     if status == "CORROBORATED":
         assert "2 corpus judgments of different cases print it" in verdict.reason
         assert verdict.survives and verdict.source == "citations printed in the corpus judgments"
+
+
+# Real registry titles (1992-2016), held under made-up numbers of 1996, for the pairing tests.
+PAIRED = CaseVerifier([], [
+    _registry(1996, 1, "JARNAIL SINGH versus SECRETARY, MINISTRY OF HOME AFFAIRS AND ORS.",
+              "1996-12-03"),
+    _registry(1996, 2, "SPECIAL LAND ACQUISITION OFFICER, KHEDA AND ANR. ETC. versus VASUDEV "
+              "CHANDRASHANKAR AND ANR. ETC.", "1996-04-08"),
+    _registry(1996, 3, "GANPATI BAYAJI PATIL versus SBRIDHAR BABAJI VIBHUTE (D) BY LRS. AND ORS.",
+              "1996-08-22"),
+    _registry(1996, 4, "DR. YOGESH BHARDWAJ versus STATE OF U.P. AND ORS.", "1996-04-24"),
+    _registry(1996, 5, "STATE OF MAHARASHTRA versus MAHADEO DEOMAN RAI ALIAS KALAL AND OTHERS",
+              "1996-04-19"),
+    _registry(1996, 6, "JARNAIL SINGH AND ANR. ETC. versus STATE OF HARYANA", "1996-01-21",
+              "[1996] 1 SCR 260"),
+    _registry(1996, 7, "JARNAIL SINGH AND ANR. versus STATE OF HARYANA AND ANR.", "1996-03-07",
+              "[1996] 3 SCR 460"),
+], now_year=2025)
+
+
+@pytest.mark.parametrize(("text", "statuses", "words"), [
+    # real names as printed, commas, "Etc.", "(D) By Lrs.", "State Of": their own record
+    ("In Jarnail Singh v. Secretary, Ministry Of Home Affairs And Ors., 1996 INSC 1, held.",
+     [FOUND], []),
+    ("In Special Land Acquisition Officer, Kheda And Anr. Etc. v. Vasudev Chandrashankar And "
+     "Anr. Etc., 1996 INSC 2, held.", [FOUND], []),
+    ("In Ganpati Bayaji Patil v. Sbridhar Babaji Vibhute (D) By Lrs. And Ors., 1996 INSC 3.",
+     [FOUND], []),
+    ("In Dr. Yogesh Bhardwaj v. State Of U.P. And Ors., 1996 INSC 4, it was held.", [FOUND], []),
+    # a wrong pairing: both names in the reason
+    ("In Rattan Singh & Ors. v. Nirmal Gill & Ors. Etc., 1996 INSC 5, the Court held so.",
+     [NAME_MISMATCH], ["Rattan Singh & Ors. v. Nirmal Gill & Ors. Etc.", "MAHADEO DEOMAN RAI"]),
+    ("In Ganpati Bayaji Patil v. Sbridhar Babaji Vibhute (D) By Lrs. And Ors., 1996 INSC 2.",
+     [NAME_MISMATCH], ["Ganpati Bayaji Patil", "KHEDA"]),
+    # in square brackets, LII of India's number: not the registry's case of that number
+    ("In Rattan Singh & Ors. v. Nirmal Gill & Ors. Etc., [1996] INSC 5, the Court held so.",
+     [UNVERIFIABLE], ["LII of India", "MAHADEO DEOMAN RAI"]),
+    # parallel citations of two cases of like names: which one is wrong cannot be told
+    ("In Jarnail Singh v. State of Haryana, 1996 INSC 6, [1996] 3 SCR 460, it was held.",
+     [NAME_MISMATCH] * 2, ["parallel citations", "1996 INSC 6", "[1996] 3 SCR 460"]),
+    ("In Jarnail Singh v. State of Haryana, 1996 INSC 6, [1996] 1 SCR 260, it was held.",
+     [FOUND] * 2, []),  # one case's two citations
+])
+def test_a_full_citation_is_checked_as_one(text: str, statuses: list[str],
+                                           words: list[str]) -> None:
+    """One verdict per citation, none for a name fragment; the names against the case."""
+    verdicts = PAIRED.verify(text)
+    assert [v.status for v in verdicts] == statuses
+    for verdict in verdicts:
+        assert all(w in verdict.reason for w in words), verdict.reason
+        assert verdict.survives == (verdict.status == FOUND)  # a mismatch is removed

@@ -33,9 +33,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, islice
+from operator import attrgetter
 from typing import NamedTuple
 
 from nyaya.citations.reporters import air_courts, anchor, reporter_of
@@ -68,6 +69,9 @@ class CaseCitation:
     respondent: str | None
     short_form: str | None = None  # "supra" | "ibid" | "id.": how a short form was written
     antecedent: tuple[int, int] | None = None  # a short form's full citation: start, end
+    # where the full citation starts, its case name ("X v. Y, AIR 1978 SC 597"): the parallel
+    # citations written after one name share it, so that they can be checked against each other
+    full_start: int | None = None
 
 
 # --- reporter citations -------------------------------------------------------------------
@@ -290,7 +294,8 @@ ABBREVIATIONS = {"ltd", "pvt", "co", "corpn", "corp", "bros", "govt", "deptt", "
                  "hon'ble", "hon’ble", "cen", "exc", "cus", "adm", "admr", "mgmt", "mgt",
                  "estt", "insp", "supt", "div", "divl", "regl", "dir", "gen", "hqrs", "assoc",
                  "asso", "instn", "auth", "cttee", "fin", "elec", "tpt", "edu", "educ",
-                 "tech", "sci", "med", "hosp", "pharma", "chem", "natl", "intl", "mgr", "inst"}
+                 "tech", "sci", "med", "hosp", "pharma", "chem", "natl", "intl", "mgr", "inst",
+                 "sou"}  # Marathi "Sou." (Saubhagyavati): "Prakash Dubal v. Sou. Meena"
 ROMAN_CONTEXT = {"part", "chapter", "schedule", "order", "article", "form", "appendix", "table",
                  "class", "list", "grade", "standard", "annexure", "section", "volume", "vol.",
                  "book", "title", "division", "phase", "sector", "block", "ward"}
@@ -399,7 +404,7 @@ class _LeftWord(NamedTuple):
     """What the petitioner scan needs to know of a word, worked out once per distinct word."""
 
     low: str  # lower-case core
-    held: bool  # a capitalised stop word that a name word before it keeps ("Ail Was v.")
+    held: bool  # a stop word that a name word before it keeps ("Ail Was v.", "(D) By Lrs.")
     stop: bool  # never part of a name: a sentence opener, a digit, a separator
     closes: bool  # ends a clause, so no name runs on to the left of it
     name_like: bool  # capitalised, or a connector ("of", "&", "M/s")
@@ -413,7 +418,7 @@ def _left_word(tok: str) -> _LeftWord:
     closes = tok[-1] in ",;:]" or final
     return _LeftWord(
         low,
-        held=low in MID_NAME_STOP and core[0].isupper() and not closes,
+        held=(low in MID_NAME_STOP and core[0].isupper() and not closes) or low == "by",
         # a capital "V." here is an initial ("K. V. Rao"): no separator
         stop=not core or low in LEFT_STOP or (low in VERSUS_WORDS and core not in ("V", "V."))
         or digit,
@@ -440,8 +445,8 @@ def _left_party(words: _Words, pos: int, floor: int) -> tuple[int, int] | None:
             prev_start = tok_start  # "and Anr . v.": a full stop set apart
             continue
         word = _left_word(tok)
-        if pending is not None:
-            if not word.keeps_held:
+        if pending is not None:  # "by" only after "(D)": "Gaya Din (D) By Lrs. v."
+            if not (word.low in DECEASED if pending[3] == "by" else word.keeps_held):
                 break
             taken.append(pending)
             pending = None
@@ -471,6 +476,7 @@ def _left_party(words: _Words, pos: int, floor: int) -> tuple[int, int] | None:
 # never does.
 MID_NAME_STOP = {"as", "on", "at", "our", "their", "his", "her", "it", "its", "a", "an", "is",
                  "was", "both", "same", "like", "here", "there"}
+DECEASED = {"d", "dead", "deceased"}  # "(D) By Lrs.": a party died, his heirs stand in
 
 
 DIGIT = re.compile(r"[0-9]")
@@ -503,6 +509,38 @@ def _stops_right(core: str, low: str, prev: str, text: str, end: int) -> bool:
     return not (low == "the" and prev in BEFORE_INNER_THE and CAPITAL_NEXT.match(text, end))
 
 
+class _RightWord(NamedTuple):
+    """What the respondent scan needs to know of a word, worked out once per distinct word."""
+
+    core: str
+    low: str  # lower-case core
+    footnote: str | None  # the name word of "India(1)", a footnote mark after it
+    versus: bool  # "v.", "vs.": the next name's (a capital "V." is an initial)
+    ends_scan: bool  # no name word: a digit, "supra", no core
+    may_stop: bool  # a word `_stops_right` may stop at, in context
+    capital: bool  # capitalised, or "M/s"
+    name_like: bool  # capitalised, or a connector ("of", "&", "@")
+    depth: int  # brackets it opens, less those it closes
+    closes: bool  # ends a clause, a quotation or a sentence: the name ends with it
+
+
+@lru_cache(maxsize=1 << 16)
+def _right_word(tok: str) -> _RightWord:
+    core, low, final, digit = _facts(tok)
+    footnote = FOOTNOTE.match(tok) if ")" in tok and "(" in tok[1:] else None
+    capital = bool(core) and (core[0].isupper() or low.startswith("m/s"))
+    return _RightWord(
+        core, low,
+        footnote=footnote.group(1) if footnote and _capital(footnote.group(1)) else None,
+        versus=low in VERSUS_WORDS and core not in ("V", "V."),
+        ends_scan=not core or digit or low in ("supra", "ibid", "citation", "citator"),
+        may_stop=low in RIGHT_STOP or low.rstrip(".") in RIGHT_STOP,
+        capital=capital,
+        name_like=bool(core) and (capital or low in CONNECTORS or low[0] in "&@"),
+        depth=tok.count("(") - tok.count(")"),
+        closes=tok[-1] in ",;:]" or tok[-1] in QUOTES or final)
+
+
 def _right_party(words: _Words, pos: int, title: bool) -> tuple[int, int] | None:
     """Span of the respondent starting after `pos`.
 
@@ -518,14 +556,12 @@ def _right_party(words: _Words, pos: int, title: bool) -> tuple[int, int] | None
                 or (title and "\n" in text[prev_end:tok_start]))) or (
                 title and text[prev_end:tok_start] == "\n"):
             break
-        core, low, final, digit = _facts(tok)
-        if ")" in tok and "(" in tok[1:]:
-            footnote = FOOTNOTE.match(tok)
-            if footnote and _capital(footnote.group(1)):  # "Union of India(1)"
-                word = footnote.group(1)
-                taken.append((tok_start, tok_start + len(word), word, word.lower()))
-                break
-        if low in VERSUS_WORDS and core not in ("V", "V."):  # "A v. B and C v. D": give "C"
+        word = _right_word(tok)
+        if word.footnote is not None:  # "Union of India(1)"
+            taken.append((tok_start, tok_start + len(word.footnote), word.footnote,
+                          word.footnote.lower()))
+            break
+        if word.versus:  # "A v. B and C v. D": give "C"
             # back to the next name; a capital "V." is an initial ("v. V. Gopalan")
             joins = [i for i, t in enumerate(taken) if t[3] in ("and", "&") and (
                 i + 1 == len(taken) or taken[i + 1][3] not in PARTY_TAIL)]
@@ -534,20 +570,19 @@ def _right_party(words: _Words, pos: int, title: bool) -> tuple[int, int] | None
         if tok == "." and taken and taken[-1][3] in CONNECTORS and CAPITAL_NEXT.match(
                 text, tok_end):
             continue  # "Central Excise and . Customs": a stray full stop
-        if not core or digit or low in ("supra", "ibid", "citation", "citator"):
+        if word.ends_scan:
             break
-        capital = core[0].isupper() or low.startswith("m/s")
-        if taken and _stops_right(core, low, taken[-1][3], text, tok_end):
+        if taken and word.may_stop and _stops_right(word.core, word.low, taken[-1][3], text,
+                                                    tok_end):
             break
-        if not (capital or low in CONNECTORS or low[0] in "&@") or (
-                not taken and not capital and low != "the"):
+        if not word.name_like or (not taken and not word.capital and word.low != "the"):
             break
-        depth += tok.count("(") - tok.count(")")
-        taken.append((tok_start, tok_end, tok, low))
+        depth += word.depth
+        taken.append((tok_start, tok_end, tok, word.low))
         prev_end = tok_end
         if depth < 0:  # closes a bracket opened before the name: "(X v. Y)"
             break
-        if tok[-1] in ",;:]" or tok[-1] in QUOTES or final:
+        if word.closes:
             break
     while taken and (taken[-1][3] in TRAILING_CONNECTORS
                      or not (_capital(taken[-1][2].strip(EDGE)) or taken[-1][3] in CONNECTORS)):
@@ -570,12 +605,13 @@ def _right_party(words: _Words, pos: int, title: bool) -> tuple[int, int] | None
     return (start, end) if start < end else None
 
 
-def _case_names(text: str) -> list[CaseCitation]:
+def _case_names(words: _Words) -> list[CaseCitation]:
     """Names around each "v.", every test made as soon as what it reads is known, so dense
-    text that is not a name ("K. V. Rao", "Court v. ...") costs as little scanning as can be."""
+    text that is not a name ("K. V. Rao", "Court v. ...") costs as little scanning as can be
+    (`words` are read only around a "v." worth reading around)."""
+    text = words.text
     out: list[CaseCitation] = []
     last_end = 0
-    words: _Words | None = None  # found on the first "v." worth reading around
     for m in VERSUS.finditer(text):
         vs_start, vs_end = m.span()
         if vs_start < last_end:
@@ -592,7 +628,6 @@ def _case_names(text: str) -> list[CaseCitation]:
         after = _word_after(text, vs_end)
         if not _could_be_party(after, False) or (capital and after.upper() != after):
             continue
-        words = words or _Words(text)
         left = _left_party(words, vs_start - 1, last_end)
         if left is None:
             continue
@@ -784,31 +819,153 @@ def _index_parties(cite: CaseCitation, parties: tuple[dict, dict]) -> None:
 
 # --- putting it together ------------------------------------------------------------------
 
-def _attach_names(text: str, names: list[CaseCitation],
+def _attach_names(words: _Words, names: list[CaseCitation],
                   reporters: list[CaseCitation]) -> tuple[list[CaseCitation], list[CaseCitation]]:
-    """Give 'X v. Y, AIR 1978 SC 597' (and its parallel citations) the name X v. Y."""
+    """Give 'X v. Y, AIR 1978 SC 597' (and its parallel citations) the name X v. Y, read up to
+    the citation: a full citation is one unit, its names checked against the case it cites.
+
+    The name scan stops at a comma or at "Etc.", which end a name cited alone; before a
+    citation the name runs on over them ("Jarnail Singh v. Secretary, Ministry Of Home Affairs
+    And Ors., 1992 INSC 327"), and its petitioner back over a comma inside its description
+    ("Special Land Acquisition Officer, Kheda And Anr. Etc. v. ..."): `_runs_on`,
+    `_reaches_left`."""
     if not names or not reporters:
         return names, reporters
+    text = words.text
     starts = [c.start for c in reporters]
+    count = len(starts)
     out_reporters = list(reporters)
     kept: list[CaseCitation] = []
     for name in names:
-        i = _reporter_within(starts, name.end, GAP_TO_REPORTER.match(text, name.end).end())
-        if i is None or out_reporters[i].case_name:
+        end: int | None = name.end
+        # the first citation at or after the name, found once: within the gap it is the name's
+        # citation; further on, up to RUN_ON_CHARS, it may be, when the name runs on to it
+        i: int | None = bisect_left(starts, end)
+        first = starts[i] if i < count else -1
+        if first < 0 or first > end + RUN_ON_CHARS:
+            i = None
+        elif first > end + GAP_REACH or first > GAP_TO_REPORTER.match(text, end).end():
+            end = _runs_on(words, end, first)
+        if i is None or end is None or out_reporters[i].case_name:
             kept.append(name)
             continue
+        start = _reaches_left(words, name.start)
+        written = text[start:end]
+        petitioner = text[start:name.start + len(name.petitioner or "")]
+        respondent = text[name.end - len(name.respondent or ""):end]
         while i is not None and not out_reporters[i].case_name:
-            out_reporters[i] = replace(out_reporters[i], case_name=name.case_name,
-                                       petitioner=name.petitioner, respondent=name.respondent)
+            out_reporters[i] = _named(out_reporters[i], written, petitioner, respondent, start)
             end = out_reporters[i].end
             i = _reporter_within(starts, end, PARALLEL_GAP.match(text, end).end())
     return kept, out_reporters
+
+
+def _named(t: CaseCitation, name: str, petitioner: str, respondent: str,
+           full_start: int) -> CaseCitation:
+    """`t` with its full citation's names: dataclasses.replace, or even the frozen class's own
+    __init__ (a guarded set per field), takes several times as long as copying its fields."""
+    named = object.__new__(CaseCitation)
+    named.__dict__.update(t.__dict__, case_name=name, petitioner=petitioner,
+                          respondent=respondent, full_start=full_start)
+    return named
+
+
+# the longest text GAP_TO_REPORTER can match: a citation starting further on is not reached
+GAP_REACH = 2 + 6 + len("since") + 2 + len("reported") + 2 + 2 + 2 + 4
+
+
+RUN_ON_CHARS = 24 * MAX_RIGHT  # how far after a name's scan a citation may still be its
+RUN_ON_START = re.compile(r",?\s{1,2}(?=\S)")  # ", Ministry ...", " Etc."
+# a name cited alone ends before these ("X v. Y Etc."); one read up to its citation keeps them
+NAME_TAIL = frozenset({"etc", "etc.", "(d)", "(dead)", "(deceased)"})
+
+
+def _runs_on(words: _Words, start: int, stop: int) -> int | None:
+    """Where a name whose scan stopped at `start` ends when it runs on, in words a party's
+    description has (capitalised, connectors, "Etc.", "(D) By Lrs."; commas between them),
+    up to the citation at `stop`; None when another word comes between."""
+    text = words.text
+    lead = RUN_ON_START.match(text, start)
+    if lead is None:
+        return None
+    end, prev = start, ""
+    for n, (tok_start, tok_end, tok) in enumerate(words.after(lead.end(), stop)):
+        word = _run_on_word(tok)
+        if n >= MAX_RIGHT or word.digit:
+            break
+        if word.low:
+            if not word.name_like or (word.may_stop and _stops_right(
+                    word.core, word.low, prev, text, tok_end)):
+                break
+            if word.kept >= 0:
+                end = tok_start + word.kept
+            prev = word.low
+        if word.closes:
+            break
+    reach = GAP_TO_REPORTER.match(text, end).end()
+    return end if end > start and reach >= stop else None
+
+
+class _RunOnWord(NamedTuple):
+    """What `_runs_on` needs to know of a word, worked out once per distinct word."""
+
+    core: str
+    low: str  # lower-case core: empty when the word has none (a stray ".")
+    digit: bool  # holds a digit: the run ends before it
+    name_like: bool  # capitalised, a connector, "(dead)"
+    may_stop: bool  # a word `_stops_right` may stop at, in context
+    kept: int  # how much of the word the name keeps (quotes, a comma, a full stop trimmed), or
+    # -1 when it takes the word only if one after it is kept ("of", "and")
+    closes: bool  # ends a sentence or clause: the run ends with it
+
+
+@lru_cache(maxsize=1 << 16)
+def _run_on_word(tok: str) -> _RunOnWord:
+    core, low, final, digit = _facts(tok)
+    bare = tok.lower().rstrip(",")  # "(dead)", whose core is "dead"
+    trimmed = tok.rstrip(QUOTES + ",;:")
+    if final and trimmed.endswith("."):
+        trimmed = trimmed[:-1]
+    return _RunOnWord(
+        core, low, digit,
+        name_like=bool(core) and (_capital(core) or low in CONNECTORS or bare in CONNECTORS
+                                  or low[0] in "&@"),
+        may_stop=low in RIGHT_STOP or low.rstrip(".") in RIGHT_STOP,
+        kept=len(trimmed) if low not in TRAILING_CONNECTORS or bare in NAME_TAIL else -1,
+        closes=final or tok[-1] in ";:")
+
+
+def _reaches_left(words: _Words, start: int) -> int:
+    """Where a petitioner starts whose scan stopped at a comma inside its description
+    ("Special Land Acquisition Officer, Kheda"): back over capitalised words and connectors
+    to a word no name has; `start` when none is before the comma, or when a word of the run
+    is one a party name is not ("Court", "Bench": "The Full Bench, X v. Y")."""
+    tokens = words.before(start, max(0, start - 24 * MAX_LEFT))
+    first = next(tokens, None)
+    if first is None or not first[2].endswith(","):
+        return start
+    begin = start
+    for n, (tok_start, _, tok) in enumerate(chain((first,), tokens)):
+        word = _left_word(tok)
+        if (n >= MAX_LEFT or word.stop or word.held or not word.name_like or word.low == "the"
+                or (word.closes and not tok.endswith(","))):
+            break
+        if word.low in GENERIC_NAMES and word.low != "state":
+            return start
+        if _capital(tok.lstrip(EDGE)):
+            begin = tok_start + len(tok) - len(tok.lstrip(EDGE))
+        if word.opens:
+            break
+    return begin
 
 
 def _reporter_within(starts: list[int], lo: int, hi: int) -> int | None:
     """Index of the first reporter citation starting in [lo, hi]."""
     i = bisect_left(starts, lo)
     return i if i < len(starts) and starts[i] <= hi else None
+
+
+_SPAN = attrgetter("start", "end")  # the order citations are given in
 
 
 def extract_case_citations(text: str) -> list[CaseCitation]:
@@ -818,15 +975,15 @@ def extract_case_citations(text: str) -> list[CaseCitation]:
     reporters = [_citation(text, r) for r in _find_reporters(text)]
     masks = [CaseCitation(m.start(), m.end(), m.group(), MASKED, None, None, None, None, None,
                           False, None, None, None, None) for m in MASK.finditer(text)]
-    names = _case_names(text)
-    names, reporters = _attach_names(text, names, reporters)
-    full = sorted([*reporters, *masks, *names], key=lambda c: (c.start, c.end))
+    words = _Words(text)
+    names, reporters = _attach_names(words, _case_names(words), reporters)
+    full = sorted([*reporters, *masks, *names], key=_SPAN)
     refs = _supra_refs(text, [(c.start, c.end) for c in chain(names, reporters)])
     refs += _ibid_refs(text, [(c.start, c.end) for c in chain(full, refs)])
     if not refs:
         return full
     return sorted([*full, *_resolve_short_forms(text, full, refs)],
-                  key=lambda c: (c.start, c.end))
+                  key=_SPAN)
 
 
 def parse_case_citation(raw: str) -> CaseCitation | None:

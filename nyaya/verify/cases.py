@@ -671,18 +671,37 @@ class CaseVerifier:
         return [check.verdict for check in self.check_text(text)]
 
     def check_text(self, text: str) -> list[CaseCheck]:
-        """A short form ("ibid", "X (supra)") gets the check of the citation it refers to."""
+        """A short form ("ibid", "X (supra)") gets the check of the citation it refers to;
+        parallel citations written after one name are checked against each other."""
         cites = [c for c in extract_case_citations(text) if c.kind != "masked"]
-        checks: list[CaseCheck] = []
-        by_span: dict[tuple[int, int], CaseCheck] = {}
-        for cite in attach_adjacent_names(text, cites):
-            antecedent = by_span.get(cite.antecedent) if cite.antecedent else None
-            if antecedent is None:
-                check = by_span[(cite.start, cite.end)] = self.check(cite)
-            else:
-                check = _short_form_check(cite, antecedent)
-            checks.append(check)
-        return checks
+        by_span = {(c.start, c.end): self.check(c) for c in cites if c.antecedent is None}
+        self._check_parallel(cites, by_span)
+        return [by_span[(c.start, c.end)] if c.antecedent is None
+                else _short_form_check(c, by_span[c.antecedent]) for c in cites]
+
+    def _check_parallel(self, cites: list[CaseCitation],
+                        by_span: dict[tuple[int, int], CaseCheck]) -> None:
+        """NAME_MISMATCH for parallel citations of one name ("X v. Y, 1995 INSC 12, (1995) 2
+        SCC 45") that we hold for two different cases: one of them is another case's, and
+        which we cannot tell. The same case held twice (a corpus judgment and its registry
+        record not linked) has one decision date and one name, so that is no mismatch."""
+        groups: dict[int, list[tuple[CaseCitation, Case]]] = defaultdict(list)
+        for cite in cites:
+            verdict = by_span[(cite.start, cite.end)].verdict if cite.antecedent is None \
+                else None
+            if (verdict is not None and cite.full_start is not None and verdict.matched
+                    and verdict.status in (FOUND, OVERRULED)):
+                groups[cite.full_start].append((cite, self.cases[verdict.matched["id"]]))
+        for group in groups.values():
+            first, case = group[0]
+            for cite, other in group[1:]:
+                if not _same_case(case, other):
+                    for a, x, b, y in ((first, case, cite, other), (cite, other, first, case)):
+                        by_span[(a.start, a.end)] = CaseCheck(self._verdict(
+                            a, NAME_MISMATCH, f"{a.key} and {b.key} are written as parallel "
+                            f"citations of one case, '{a.case_name}', but {a.key} is the "
+                            f"citation of {x.label()} and {b.key} of {y.label()}: one of them "
+                            "is another case's citation; find the right one", x), None)
 
     def check(self, cite: CaseCitation) -> CaseCheck:
         if cite.kind == SHORT_FORM:
@@ -694,10 +713,10 @@ class CaseVerifier:
         ids = self.by_key.get(cite.key, set()) if cite.key else set()
         cases = [self.cases[i] for i in sorted(ids)]
         written = cite.case_name
+        # "1995 INSC 387" is the Court's numbering, which the registry holds; "[1995] INSC 387"
+        # LII of India's, which IRLeD headers print: the same number, two cases
+        lii = cite.reporter == "INSC" and cite.text.startswith("[")
         if cite.reporter == "INSC" and len(cases) > 1:
-            # "1995 INSC 387" is the Court's numbering, which the registry holds; "[1995] INSC
-            # 387" LII of India's, which IRLeD headers print: the same number, two cases
-            lii = cite.text.startswith("[")
             cases = [c for c in cases if bool(c.doc_ids if lii else c.record_ids)] or cases
         if written and len(cases) > 1:  # the written names pick the closest case(s)
             scores = {c.case_id: self._similarity(written, c) for c in cases}
@@ -713,6 +732,12 @@ class CaseVerifier:
             # a held case with no recorded name (IRLeD prior-case headers are cut before the
             # title) cannot contradict the name written with it
             if written and case.names and self._similarity(written, case) < NAME_MATCH:
+                if lii and not case.doc_ids:  # LII of India's number, not the Court's
+                    return CaseCheck(self._verdict(
+                        cite, UNVERIFIABLE, f"'{cite.text}', in square brackets, is LII of "
+                        f"India's numbering, not the Court's neutral citation the registry "
+                        f"holds ({cite.key} is {case.label()}), so '{written}' cannot be "
+                        "checked against it: confirm it in the reporter", case), None)
                 return CaseCheck(self._verdict(
                     cite, NAME_MISMATCH, f"{cite.key} is the citation of {case.label()}, not of "
                     f"'{written}'; cite that case or find the right citation for this one",
@@ -990,26 +1015,14 @@ def _short_form_check(cite: CaseCitation, antecedent: CaseCheck) -> CaseCheck:
     return CaseCheck(verdict, antecedent.validation)
 
 
-NAME_GAP = re.compile(r"[\s,;:]{0,4}")
-
-
-def attach_adjacent_names(text: str, cites: list[CaseCitation]) -> list[CaseCitation]:
-    """Give a reporter citation the case name written right before it ("X v. Y, 2019 INSC 5").
-
-    The extractor leaves some names unattached (long or odd party names); a citation checked
-    without its names could not be caught as another case's citation (NAME_MISMATCH).
-    """
-    out: list[CaseCitation] = []
-    for cite in sorted(cites, key=lambda c: c.start):
-        prev = out[-1] if out else None
-        if (prev is not None and prev.kind == "case_name" and cite.kind != "case_name"
-                and cite.case_name is None and prev.end <= cite.start
-                and NAME_GAP.fullmatch(text, prev.end, cite.start)):
-            out[-1] = replace(cite, case_name=prev.case_name or prev.text,
-                              petitioner=prev.petitioner, respondent=prev.respondent)
-        else:
-            out.append(cite)
-    return out
+def _same_case(a: Case, b: Case) -> bool:
+    """Whether two cases we hold apart are one: the same decision date (where both are
+    known) and the names of one are the other's."""
+    if a.case_id == b.case_id:
+        return True
+    if a.decision_date and b.decision_date and a.decision_date != b.decision_date:
+        return False
+    return any(name_similarity(x, y) >= NAME_MATCH for x in a.names for y in b.names)
 
 
 def covered_years(decided: dict[int, int]) -> set[int]:
