@@ -52,7 +52,8 @@ CONFIGS = dg.StaticPartitionsDefinition(config_names())
                 "legal_sections_faiss", "cross_references", "definitions_index",
                 "sc_judgments_qdrant", "sc_judgments_vectors", "entity_index",
                 "judgment_quarantine", "citation_graph_nodes", "citation_graph_edges",
-                *ANALYZER_TABLES])
+                # the development sets are built from the judgments' citations
+                "citation_mentions", "judgment_chunks", *ANALYZER_TABLES])
 def retrieval_runs(context: dg.AssetExecutionContext, settings: NyayaSettings) -> dict:
     """Every config of the run's partitions through its side's one search: statute configs
     over legal_sections; precedent configs over sc_judgments, each query set within its

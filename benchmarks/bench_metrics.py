@@ -82,7 +82,8 @@ def load_runs(settings: Settings, per_set: int | None = None) -> list[RealRun]:
     judgments = read_table(settings.table_path("judgments"))
     runs = []
     for queryset, paths in run_paths(settings).items():
-        qrels = load_any_queryset(queryset, settings.corpus_root, judgments).qrels
+        qrels = load_any_queryset(queryset, settings.corpus_root, judgments,
+                                  settings.warehouse).qrels
         for path in paths[:per_set]:
             frame = strictly_decreasing(read_trec(path))
             run: RunDict = {qid: {} for qid in qrels}

@@ -53,7 +53,8 @@ def _judgments(args: argparse.Namespace
     settings = Settings.from_env()
     judgments = (read_table(settings.table_path("judgments"))
                  if args.queryset in CORPUS_SETS else None)
-    queryset = load_any_queryset(args.queryset, settings.corpus_root, judgments)
+    queryset = load_any_queryset(args.queryset, settings.corpus_root, judgments,
+                                 settings.warehouse)
     return args.queryset, queryset.qrels, queryset
 
 

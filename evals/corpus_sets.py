@@ -4,14 +4,32 @@ Only the judgments released with the corpus are read: AILA_Q1-Q10 (`*.train.txt`
 current_case_0001-0100 (`qrels.dev.txt`). Queries without released judgments are kept in
 `queries` (runs must cover them) but have no qrels, so they are never scored or tuned on.
 Document ids are the warehouse's: `AILA:C12`, `AILA:S90`, `IRLED:prior_case_0895`.
+
+The development sets built from the corpus's own citations (`evals.citation_sets`) are corpus
+sets too: their held-out half is evaluated, their training half is what tuning fits on.
 """
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pandas as pd
+import pyarrow.parquet as pq
 
+from evals.citation_sets import (
+    AILA_SET,
+    DEV_SET_SIDES,
+    EVAL_QUERIES,
+    FIT_QUERIES,
+    POOL,
+    PRECEDENTS_SET,
+    STATUTES_SET,
+    aila_sections,
+    dev_set,
+    passage_queries,
+    precedent_queries,
+)
 from evals.querysets import (
     QuerySet,
     QuerySetError,
@@ -20,14 +38,19 @@ from evals.querysets import (
     queryset_names,
     read_qrels_lines,
 )
+from evals.tuning import HELDOUT, TRAIN
+from nyaya.statutes.model import IN_FORCE
+from nyaya.tables import read_table
 
 #: The corpus's sets and the side each is judged on.
 CORPUS_SET_SIDES = {"aila2019-precedents": "precedents", "aila2019-statutes": "aila-statutes",
-                    "irled2017-precedents": "precedents"}
+                    "irled2017-precedents": "precedents", **DEV_SET_SIDES}
 CORPUS_SETS = tuple(CORPUS_SET_SIDES)
 # the judgment sources each precedent set is judged over: its candidates, and only those
 CANDIDATE_SOURCES = {"aila2019-precedents": ("aila2019",),
-                     "irled2017-precedents": ("irled2017_prior",)}
+                     "irled2017-precedents": ("irled2017_prior",), PRECEDENTS_SET: POOL}
+#: The warehouse tables the development sets are built from.
+DEV_TABLES = ("citation_mentions", "judgment_chunks", "judgments", "legal_sections_documents")
 
 
 def read_qrels(path: Path, doc_prefix: str) -> dict[str, dict[str, int]]:
@@ -52,7 +75,8 @@ def aila_queries(corpus_root: Path) -> pd.DataFrame:
 
 
 def aila_statute_documents(corpus_root: Path) -> pd.DataFrame:
-    """The 197 AILA statute descriptions (S1-S197): `Title:` and `Desc:` lines."""
+    """The 197 AILA statute descriptions (S1-S197): `Title:` and `Desc:` lines (doc_id, text,
+    and the title alone, which maps a statute to its section)."""
     rows = []
     for path in sorted((corpus_root / "judgments" / "aila2019" / "statutes").glob("S*.txt")):
         text = path.read_text(encoding="utf-8", errors="replace")
@@ -61,8 +85,9 @@ def aila_statute_documents(corpus_root: Path) -> pd.DataFrame:
         if "Title" not in fields:
             raise QuerySetError(f"{path}: no 'Title:' line")
         body = text.split("Desc:", 1)[-1].strip()
-        rows.append({"doc_id": f"AILA:{path.stem}", "text": f"{fields['Title']}. {body}"})
-    return pd.DataFrame(rows)
+        rows.append({"doc_id": f"AILA:{path.stem}", "text": f"{fields['Title']}. {body}",
+                     "title": fields["Title"]})
+    return pd.DataFrame(rows, columns=["doc_id", "text", "title"])
 
 
 def absent_aila_statutes(corpus_root: Path) -> set[str]:
@@ -75,9 +100,59 @@ def absent_aila_statutes(corpus_root: Path) -> set[str]:
     return {doc for docs in qrels.values() for doc in docs} - held
 
 
-def load_corpus_set(name: str, corpus_root: Path,
-                    judgments: pd.DataFrame | None = None) -> QuerySet:
-    """A corpus query set; `irled2017-precedents` takes its query texts from the judgments table."""
+def dev_queries(warehouse: Path, corpus_root: Path) -> dict[str, pd.DataFrame]:
+    """Every judgment's query in each development set, both halves (`evals.citation_sets`),
+    built once per version of the warehouse tables: every config of a side loads the set."""
+    stamp = tuple((warehouse / f"{table}.parquet").stat().st_mtime_ns for table in DEV_TABLES)
+    return _built_dev_queries(warehouse, corpus_root, stamp)
+
+
+@functools.lru_cache(maxsize=1)
+def _built_dev_queries(warehouse: Path, corpus_root: Path, stamp: tuple[int, ...]
+                       ) -> dict[str, pd.DataFrame]:
+    mentions = read_table(warehouse / "citation_mentions.parquet")
+    chunks = pq.read_table(warehouse / "judgment_chunks.parquet",
+                           columns=["chunk_id", "ordinal", "start", "end"]).to_pandas()
+    judgments = read_table(warehouse / "judgments.parquet")[
+        ["doc_id", "source", "same_case_as", "text"]]
+    sections = read_table(warehouse / "legal_sections_documents.parquet")
+    pool = judgments[judgments["source"].isin(POOL)]
+    texts = dict(zip(pool["doc_id"], pool["text"], strict=True))
+    in_force = sections.loc[sections["status"] == IN_FORCE, "doc_id"]
+    aila = {}
+    for statute, section in aila_sections(aila_statute_documents(corpus_root), sections).items():
+        aila.setdefault(section, []).append(statute)
+    return {STATUTES_SET: passage_queries(mentions, chunks, texts, {d: [d] for d in in_force}),
+            AILA_SET: passage_queries(mentions, chunks, texts, aila),
+            PRECEDENTS_SET: precedent_queries(mentions, judgments)}
+
+
+def load_dev_set(name: str, corpus_root: Path, warehouse: Path, split: str = HELDOUT,
+                 count: int | None = None) -> QuerySet:
+    """A development set's half: the held-out half cut to EVAL_QUERIES by default (what every
+    config of its side is evaluated on). `split=TRAIN, count=None` gives all the training
+    pairs, for learning; no held-out judgment is among them."""
+    count = EVAL_QUERIES[name] if split == HELDOUT and count is None else count
+    return dev_set(name, dev_queries(warehouse, corpus_root)[name], split, count)
+
+
+def tuning_set(queryset: QuerySet, corpus_root: Path, warehouse: Path) -> QuerySet:
+    """What a tuned config fits on (`evals.tuning` takes a set's training qids): a development
+    set's training half, FIT_QUERIES of it, since its evaluated set is the held-out half alone;
+    any other set itself."""
+    if queryset.name not in DEV_SET_SIDES:
+        return queryset
+    return load_dev_set(queryset.name, corpus_root, warehouse, TRAIN, FIT_QUERIES)
+
+
+def load_corpus_set(name: str, corpus_root: Path, judgments: pd.DataFrame | None = None,
+                    warehouse: Path | None = None) -> QuerySet:
+    """A corpus query set; `irled2017-precedents` takes its query texts from the judgments table,
+    the development sets are built from the `warehouse` tables."""
+    if name in DEV_SET_SIDES:
+        if warehouse is None:
+            raise ValueError(f"{name} is built from the warehouse tables: give their folder")
+        return load_dev_set(name, corpus_root, warehouse)
     aila = corpus_root / "judgments" / "aila2019"
     if name == "aila2019-precedents":
         return QuerySet(name, aila_queries(corpus_root),
@@ -104,13 +179,33 @@ def querysets_for(side: str) -> list[str]:
                                          if of == side)])
 
 
-def load_any_queryset(name: str, corpus_root: Path,
-                      judgments: pd.DataFrame | None = None) -> QuerySet:
+def load_any_queryset(name: str, corpus_root: Path, judgments: pd.DataFrame | None = None,
+                      warehouse: Path | None = None) -> QuerySet:
     """An authored set from evals/querysets/, or a corpus set by its name."""
     if name in CORPUS_SETS:
-        return load_corpus_set(name, corpus_root, judgments)
+        return load_corpus_set(name, corpus_root, judgments, warehouse)
     authored = queryset_names()
     if name not in authored:
         raise QuerySetError(f"unknown query set {name!r}: a name, one of "
                             f"{', '.join([*authored, *CORPUS_SETS])}")
     return load_queryset(name)
+
+
+def dev_set_sizes(corpus_root: Path, warehouse: Path) -> pd.DataFrame:
+    """Per development set and half: queries (judgments), judged pairs, and the queries and
+    pairs evaluated or fitted on: the figures docs/devsets.md reports."""
+    rows = []
+    for name, queries in dev_queries(warehouse, corpus_root).items():
+        for split, used in ((TRAIN, FIT_QUERIES), (HELDOUT, EVAL_QUERIES[name])):
+            every, cut = (dev_set(name, queries, split, count) for count in (None, used))
+            rows.append({"set": name, "split": split, "queries": len(every.qrels),
+                         "pairs": sum(map(len, every.qrels.values())),
+                         "used": len(cut.qrels), "used_pairs": sum(map(len, cut.qrels.values()))})
+    return pd.DataFrame(rows)
+
+
+if __name__ == "__main__":
+    from nyaya.settings import Settings
+
+    settings = Settings.from_env()
+    print(dev_set_sizes(settings.corpus_root, settings.warehouse).to_string(index=False))

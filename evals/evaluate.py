@@ -28,6 +28,7 @@ from evals.corpus_sets import (
     absent_aila_statutes,
     load_any_queryset,
     querysets_for,
+    tuning_set,
 )
 from evals.metrics import DEFAULT_METRICS, STATUTE_METRICS, evaluate_groups
 from evals.querysets import QuerySet, unknown_documents
@@ -79,7 +80,7 @@ def judged_empty_files(settings: Settings) -> set[str]:
 
 def _search(searcher: Callable, name: str, params: dict, resources,
             queryset: QuerySet) -> tuple[Any, dict]:
-    """The config's search, and what was fitted for it on the set's training queries."""
+    """The config's search, and what was fitted for it on `queryset`'s training queries."""
     if not is_tuned(params):
         return searcher(name, params, resources), {}
     if searcher is not StatuteSearch:
@@ -127,9 +128,11 @@ def run_configs(settings: Settings, names: Sequence[str], *, first: int | None =
                 config = configs[name]
                 for queryset_name in querysets_for(side):
                     queryset = first_queries(load_any_queryset(
-                        queryset_name, settings.corpus_root, judgments), first)
+                        queryset_name, settings.corpus_root, judgments, settings.warehouse),
+                        first)
                     search, fitted = _search(searcher, name, config.params, resources,
-                                             queryset)
+                                             tuning_set(queryset, settings.corpus_root,
+                                                        settings.warehouse))
                     missing = unknown_documents(queryset, known | empty)
                     if missing:
                         raise EvaluationError(f"{queryset_name}: judged documents not "
@@ -173,7 +176,8 @@ def metrics_of(config: str, queryset: QuerySet, run: pd.DataFrame) -> pd.DataFra
 
 def _querysets(settings: Settings, names: Sequence[str]) -> dict[str, QuerySet]:
     judgments = read_table(settings.table_path("judgments"))
-    return {name: load_any_queryset(name, settings.corpus_root, judgments) for name in names}
+    return {name: load_any_queryset(name, settings.corpus_root, judgments, settings.warehouse)
+            for name in names}
 
 
 def score_runs(settings: Settings, runs: pd.DataFrame) -> pd.DataFrame:

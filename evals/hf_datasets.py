@@ -12,6 +12,7 @@ import pandas as pd
 
 from evals.corpus_sets import (
     CANDIDATE_SOURCES,
+    CORPUS_SET_SIDES,
     CORPUS_SETS,
     aila_statute_documents,
     load_any_queryset,
@@ -41,7 +42,7 @@ def as_dataset_dict(queryset: QuerySet, corpus: pd.DataFrame) -> datasets.Datase
 def corpus_of(name: str, settings: Settings) -> pd.DataFrame:
     """The documents a set's runs rank: in-force sections for the authored statute sets,
     AILA's statute descriptions, or the precedent set's candidate judgments."""
-    if name == "aila2019-statutes":
+    if CORPUS_SET_SIDES.get(name) == "aila-statutes":
         return aila_statute_documents(settings.corpus_root)
     if name in CANDIDATE_SOURCES:
         judgments = read_table(settings.table_path("judgments"))
@@ -51,9 +52,10 @@ def corpus_of(name: str, settings: Settings) -> pd.DataFrame:
 
 def load_dataset(name: str, settings: Settings | None = None) -> datasets.DatasetDict:
     """A query set by name (`nyaya-statutes`, `transition`, `aila2019-statutes`,
-    `aila2019-precedents`, `irled2017-precedents`) as a DatasetDict."""
+    `aila2019-precedents`, `irled2017-precedents`, the `cited-*` development sets) as a
+    DatasetDict."""
     settings = settings or Settings.from_env()
     # only the corpus sets need the judgments table (IRLeD's query texts)
     judgments = read_table(settings.table_path("judgments")) if name in CORPUS_SETS else None
-    return as_dataset_dict(load_any_queryset(name, settings.corpus_root, judgments),
-                           corpus_of(name, settings))
+    return as_dataset_dict(load_any_queryset(name, settings.corpus_root, judgments,
+                                             settings.warehouse), corpus_of(name, settings))

@@ -112,17 +112,23 @@ class TimedRun:
 def run_queryset(search: StatuteSearch | PrecedentSearch | DocumentSearch, queryset: QuerySet,
                  top_k: int, sources: tuple[str, ...] | None = None) -> TimedRun:
     """Every query of the set through one config; per-query latency kept for the report.
-    Precedent searches stay within the set's candidate `sources`."""
+    Precedent searches stay within the set's candidate `sources`, and a query's `excluded`
+    documents (a judgment asked for its own precedents: itself) are never ranked for it."""
     hits, times = {}, []
     queries = queryset.queries
     dates = queries["as_of"] if "as_of" in queries else pd.Series([None] * len(queries))
-    for qid, query, as_of in zip(queries["qid"], queries["query"], dates, strict=True):
+    excluded = (queries["excluded"] if "excluded" in queries
+                else pd.Series([()] * len(queries)))
+    for qid, query, as_of, never in zip(queries["qid"], queries["query"], dates, excluded,
+                                        strict=True):
         when = date.fromisoformat(as_of) if isinstance(as_of, str) and as_of else None
+        depth = top_k + len(never)
         started = time.perf_counter()
-        found = (search.search(query, top_k, sources=sources)
+        found = (search.search(query, depth, sources=sources)
                  if isinstance(search, PrecedentSearch) else
-                 search.search(query, top_k, as_of=when))
+                 search.search(query, depth, as_of=when))
         times.append(time.perf_counter() - started)
-        hits[qid] = [(hit.doc_id, hit.score, hit.method) for hit in found]
+        hits[qid] = [(hit.doc_id, hit.score, hit.method) for hit in found
+                     if hit.doc_id not in never][:top_k]
     series = pd.Series(times)
     return TimedRun(rank_frame(hits), float(series.sum()), float(series.median() * 1000))

@@ -326,6 +326,8 @@ def test_bad_corpus_query_set_files_name_file_and_line(tmp_path, rel, content, l
         "unknown corpus query set 'aila2020-statutes'; choose one of"),
     bad("query sets", "IRLeD set without judgments table", "irled2017-precedents", None,
         "irled2017-precedents needs the judgments table"),
+    bad("query sets", "development set without the warehouse", "cited-precedents", None,
+        "cited-precedents is built from the warehouse tables"),
 ])
 def test_corpus_set_names_what_is_missing(tmp_path, name, judgments, message):
     with pytest.raises(ValueError, match=message):

@@ -240,7 +240,8 @@ def plain_queryset(tmp_path, monkeypatch):
     """`--queryset plain` reads the partly tagged set under tmp_path."""
     root = plain_set(tmp_path, [*QUERY_ROWS[:2], '{"qid": "P3", "query": "bail"}'])
     monkeypatch.setattr("evals.corpus_sets.load_any_queryset",
-                        lambda name, corpus_root, judgments=None: load_queryset(name, root))
+                        lambda name, corpus_root, judgments=None, warehouse=None:
+                        load_queryset(name, root))
     return tmp_path
 
 

@@ -152,3 +152,32 @@ def test_a_datasets_source_joins_the_corpus_through_the_same_asset(fixture_corpu
     assert "AILA:C1" in table.index
     quarantine = pd.read_parquet(data_dir / "warehouse" / "judgment_quarantine.parquet")
     assert "empty_text" in set(quarantine["reason"])
+
+
+def test_development_sets_build_from_the_fixture_citations(built):
+    """The distant-supervision sets (evals/citation_sets.py) from the fixture's own citations:
+    Maneka Gandhi (IRLED:prior_case_0002) is cited by AILA judgments, a passage is judged on
+    the sections it cites, and no query is judged on itself."""
+    from evals.citation_sets import (
+        MASK,
+        POOL,
+        passage_queries,
+        precedent_queries,
+        statute_targets,
+    )
+
+    tables = built[1]
+    judgments, mentions = tables["judgments"], tables["citation_mentions"]
+    pool = judgments[judgments["source"].isin(POOL)]
+    cited = set(statute_targets(mentions).dropna())
+    passages = passage_queries(mentions, tables["judgment_chunks"],
+                               dict(zip(pool["doc_id"], pool["text"], strict=True)),
+                               {doc: [doc] for doc in cited})
+    assert "COI:21" in cited and len(passages) > 0
+    assert passages["query"].str.contains(MASK, regex=False).all()
+    assert all(docs and set(docs) <= cited for docs in passages["judged"])
+    precedents = precedent_queries(mentions, judgments)
+    assert "IRLED:prior_case_0002" in {doc for docs in precedents["judged"] for doc in docs}
+    for qid, judged, excluded in zip(precedents["qid"], precedents["judged"],
+                                     precedents["excluded"], strict=True):
+        assert qid in excluded and not set(judged) & set(excluded)

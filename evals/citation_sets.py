@@ -1,0 +1,173 @@
+"""Development sets built from the corpus's own citations (distant supervision, issue 19).
+
+A judgment's citations say what it relied on, so a judgment with its citations masked is a
+query whose answers are known without a human judge:
+
+- `cited-statutes` (statutes side): a passage of a judgment, the first chunk that cites an
+  in-force section of the corpus, with every statute citation masked; judged on the in-force
+  sections the passage cites.
+- `cited-aila-statutes` (aila-statutes side): the same passages, judged on AILA's S1-S197,
+  mapped to a section of the corpus through their titles (`aila_sections`).
+- `cited-precedents` (precedents side): a whole judgment with its case citations masked (the
+  IRLeD convention), judged on the judgments it cites that are in the candidate pool.
+
+One query per judgment, its qid the judgment's doc id, so `evals.tuning.split_of` splits by
+judgment: no judgment is on both sides, in any of the three sets. Pure logic over frames of
+the warehouse tables; `evals.corpus_sets` loads them. docs/devsets.md has the sizes.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from collections.abc import Iterable, Mapping
+
+import pandas as pd
+
+from evals.querysets import QuerySet
+from evals.tuning import split_of
+
+MASK = "[?CITATION?]"  # IRLeD's placeholder
+STATUTES_SET, AILA_SET, PRECEDENTS_SET = "cited-statutes", "cited-aila-statutes", "cited-precedents"
+DEV_SET_SIDES = {STATUTES_SET: "statutes", AILA_SET: "aila-statutes",
+                 PRECEDENTS_SET: "precedents"}
+#: Held-out queries each set is evaluated on: every config of the side runs them in CI, so the
+#: cut keeps the real-corpus run within about a minute more (docs/devsets.md has the timings).
+EVAL_QUERIES = {STATUTES_SET: 50, AILA_SET: 100, PRECEDENTS_SET: 50}
+#: Training queries a tuned config fits its parameters on.
+FIT_QUERIES = 20
+#: Judgments a query is made from, and the precedent set's candidates. IRLeD's current cases
+#: are left out: they are IRLeD's own queries, their citations already masked.
+POOL = ("aila2019", "irled2017_prior")
+#: Least word overlap (Jaccard) between an AILA description and a same-titled section for the
+#: title to map it: a title alone ("Punishment", "Penalties") is often ambiguous.
+MIN_OVERLAP = 0.2
+#: AILA's statutes are those of its 2019 judgments: a section of a later Act is never one (BNS
+#: 2023 repeats many IPC titles word for word).
+AILA_YEAR = 2019
+
+
+def merged(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The spans sorted, overlapping or touching ones joined."""
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out
+
+
+def mask_spans(text: str, spans: Iterable[tuple[int, int]], offset: int = 0) -> str:
+    """`text` (which starts at `offset` of its judgment) with each citation span, in judgment
+    offsets and clipped to the text, replaced by one MASK."""
+    parts, at = [], 0
+    for start, end in merged((max(s - offset, 0), min(e - offset, len(text)))
+                             for s, e in spans if e > offset and s < offset + len(text)):
+        parts += [text[at:start], MASK]
+        at = end
+    return "".join([*parts, text[at:]])
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def _overlap(words: set[str], text: str) -> float:
+    other = _words(text)
+    return len(words & other) / (len(words | other) or 1)
+
+
+def aila_sections(aila: pd.DataFrame, sections: pd.DataFrame) -> dict[str, str]:
+    """AILA statute id -> the corpus section it is: among the sections whose title equals the
+    AILA title (case and punctuation aside), the one whose text shares most words with the
+    AILA description, if at least MIN_OVERLAP. `aila` has doc_id, title, text; `sections`
+    doc_id, title, text, year (any status: most AILA statutes are IPC sections)."""
+    sections = sections[~(sections["year"] > AILA_YEAR)]
+    by_title = sections.assign(key=sections["title"].fillna("").map(
+        lambda title: " ".join(sorted(_words(title)))))
+    candidates = {key: rows for key, rows in by_title.groupby("key")}
+    found = {}
+    for doc_id, title, text in zip(aila["doc_id"], aila["title"], aila["text"], strict=True):
+        rows = candidates.get(" ".join(sorted(_words(title))))
+        if rows is None:
+            continue
+        overlap = rows["text"].fillna("").map(functools.partial(_overlap, _words(text)))
+        if overlap.max() >= MIN_OVERLAP:
+            found[doc_id] = rows.at[overlap.idxmax(), "doc_id"]
+    return found
+
+
+def statute_targets(mentions: pd.DataFrame) -> pd.Series:
+    """The section doc id (`act_code:section`) of each statute mention, NaN where unresolved."""
+    return mentions["act_code"].str.cat(mentions["section"], sep=":")
+
+
+def passage_queries(mentions: pd.DataFrame, chunks: pd.DataFrame, texts: Mapping[str, str],
+                    judged: Mapping[str, Iterable[str]]) -> pd.DataFrame:
+    """One passage per judgment: its first chunk (chunk_id, ordinal, start, end) that cites a
+    section `judged` maps (section doc id -> judged doc ids), every statute citation in it
+    masked; judgments outside `texts` (doc id -> text) are left out. Rows: qid (the
+    judgment), query, judged (the doc ids its citations map to)."""
+    statutes = mentions[(mentions["mention_type"] == "statute")
+                        & mentions["doc_id"].isin(list(texts))]
+    statutes = statutes.assign(section_doc=statute_targets(statutes))
+    cited = statutes.loc[statutes["section_doc"].isin(list(judged)), ["doc_id", "chunk_id"]]
+    first = (cited.merge(chunks[["chunk_id", "ordinal", "start", "end"]], on="chunk_id")
+             .sort_values(["doc_id", "ordinal"]).drop_duplicates("doc_id"))
+    by_doc = dict(iter(statutes.groupby("doc_id")))
+    rows = []
+    for doc_id, start, end in zip(first["doc_id"], first["start"], first["end"], strict=True):
+        inside = by_doc[doc_id]
+        inside = inside[(inside["group_end"] > start) & (inside["group_start"] < end)]
+        targets = {target for section in inside["section_doc"].dropna()
+                   for target in judged.get(section, ())}
+        rows.append({"qid": doc_id, "query": mask_spans(texts[doc_id][start:end], zip(
+            inside["group_start"], inside["group_end"], strict=True), start),
+            "judged": sorted(targets)})
+    return pd.DataFrame(rows, columns=["qid", "query", "judged"])
+
+
+def duplicates_of(judgments: pd.DataFrame) -> dict[str, set[str]]:
+    """doc id -> itself and the judgments the table records as the same case."""
+    same = {doc: {doc} for doc in judgments["doc_id"]}
+    for doc, others in zip(judgments["doc_id"], judgments["same_case_as"], strict=True):
+        for other in others:
+            same[doc].add(other)
+            same.setdefault(other, {other}).add(doc)
+    return same
+
+
+def precedent_queries(mentions: pd.DataFrame, judgments: pd.DataFrame) -> pd.DataFrame:
+    """One query per pool judgment that cites another pool judgment: its text with every case
+    citation masked. Rows: qid, query, judged (the cited pool judgments and their duplicates),
+    excluded (the judgment and its duplicates: never ranked for it, never judged). `judgments`
+    has doc_id, source, same_case_as, text."""
+    pool = set(judgments.loc[judgments["source"].isin(POOL), "doc_id"])
+    same = duplicates_of(judgments)
+    cases = mentions[(mentions["mention_type"] == "case") & mentions["doc_id"].isin(pool)]
+    texts = dict(zip(judgments["doc_id"], judgments["text"], strict=True))
+    rows = []
+    for doc_id, found in cases.groupby("doc_id"):
+        excluded = same[doc_id]
+        cited = {dup for ids in found["resolved_case_ids"] for case in ids
+                 for dup in same.get(case.removeprefix("CASE:"), ())} & pool
+        if cited - excluded:
+            rows.append({"qid": doc_id, "query": mask_spans(texts[doc_id], zip(
+                found["group_start"], found["group_end"], strict=True)),
+                "judged": sorted(cited - excluded), "excluded": sorted(excluded)})
+    return pd.DataFrame(rows, columns=["qid", "query", "judged", "excluded"])
+
+
+def dev_set(name: str, queries: pd.DataFrame, split: str, count: int | None) -> QuerySet:
+    """One half of a development set (`evals.tuning` TRAIN or HELDOUT, by the judgment's id),
+    cut to its first `count` queries in an order hashed from the qid (stable when judgments are
+    added; all for None). Every judged document has grade 1."""
+    half = queries[[split_of(qid) == split for qid in queries["qid"]]]
+    order = sorted(half.index, key=lambda i: hashlib.sha256(half.at[i, "qid"].encode()).digest())
+    chosen = half.loc[order[:count]].reset_index(drop=True)
+    tagged = chosen.drop(columns="judged").assign(
+        query_type="judgment" if name == PRECEDENTS_SET else "facts", domain="unknown")
+    return QuerySet(name, tagged, {qid: dict.fromkeys(docs, 1) for qid, docs in
+                                   zip(chosen["qid"], chosen["judged"], strict=True)})
