@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -252,36 +252,26 @@ def content_version(settings: Settings, key: dg.AssetKey,
 Partition = str | None
 
 
-def data_versions(instance: dg.DagsterInstance, key: dg.AssetKey,
-                  partitions: Iterable[Partition]) -> dict[Partition, str | None]:
-    """partition -> the data version Dagster last recorded for it (None: never built)."""
-    found = {}
-    for partition in partitions:
-        record = instance.get_latest_data_version_record(key, False, partition)
-        version = record and extract_data_version_from_entry(record.event_log_entry)
-        found[partition] = version.value if version else None
-    return found
-
-
 def keep_data_versions(instance: dg.DagsterInstance, key: dg.AssetKey,
-                       before: Mapping[Partition, str | None]) -> int:
-    """After a rebuild that left the asset's content as it was, give back each partition the
+                       partitions: Iterable[Partition]) -> None:
+    """After a rebuild that left the asset's content as it was, give each partition back the
     data version it had before, so that what read it is not stale: a part kept (by content)
-    while its inputs were rebuilt has an older version than a rebuild computes from them. Dagster
-    reads the latest materialization's version, so one more is recorded, its tags the
-    rebuild's but for that version. Returns how many partitions needed it."""
-    kept = 0
-    for partition, version in before.items():
-        record = instance.get_latest_data_version_record(key, False, partition)
-        event = record and record.event_log_entry.asset_materialization
-        if version is None or event is None or event.tags.get(DATA_VERSION_TAG) == version:
+    while its inputs were rebuilt has an older version than a rebuild computes from them.
+    Dagster reads the latest materialization's version, so one more is recorded, its tags the
+    rebuild's but for the version of the materialization before it."""
+    for partition in partitions:
+        latest = instance.get_latest_data_version_record(key, False, partition)
+        event = latest and latest.event_log_entry.asset_materialization
+        before = event and instance.get_latest_data_version_record(
+            key, False, partition, before_cursor=latest.storage_id)
+        version = before and extract_data_version_from_entry(before.event_log_entry)
+        if version is None or event.tags.get(DATA_VERSION_TAG) == version.value:
             continue
         instance.report_runless_asset_event(dg.AssetMaterialization(
-            asset_key=key, partition=partition, tags={**event.tags, DATA_VERSION_TAG: version},
+            asset_key=key, partition=partition,
+            tags={**event.tags, DATA_VERSION_TAG: version.value},
             metadata={**event.metadata, "content": dg.MetadataValue.text(
                 "rebuilt with the same content: data version kept")}))
-        kept += 1
-    return kept
 
 
 def _digest(lines: Iterable[str]) -> str:
@@ -299,10 +289,13 @@ def owed_downstream(data_dir: Path) -> set[dg.AssetKey]:
     if not path.is_file():
         return set()
     try:
-        return {dg.AssetKey.from_user_string(name) for name in json.loads(path.read_text())}
-    except ValueError as err:  # an unreadable record: rebuild what it could have named
-        raise ValueError(f"{path}: unreadable ({err}); delete it and run `nyaya run --all`"
-                         ) from err
+        names = json.loads(path.read_text())
+    except (OSError, ValueError) as err:
+        names = err
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise ValueError(f"{path}: not a JSON list of asset names ({names!r:.80}); delete it "
+                         "and run `nyaya run --all`, which rebuilds what it could have named")
+    return {dg.AssetKey.from_user_string(name) for name in names}
 
 
 def owe_downstream(data_dir: Path, keys: Iterable[dg.AssetKey]) -> None:
@@ -323,6 +316,7 @@ def _write_owed(data_dir: Path, owed: set[dg.AssetKey]) -> None:
     if not owed:
         path.unlink(missing_ok=True)
         return
+    path.parent.mkdir(parents=True, exist_ok=True)  # before a first run wrote anything
     tmp = beside(path)
     tmp.write_text(json.dumps(sorted(key.to_user_string() for key in owed)) + "\n")
     tmp.replace(path)

@@ -32,7 +32,6 @@ from pipelines.freshness import (
     Partition,
     ToRun,
     content_version,
-    data_versions,
     keep_data_versions,
     keys_to_run,
     observe_corpus,
@@ -249,20 +248,15 @@ class StagedRun:
             dynamic_partitions_store=self.instance)
 
     def _unchanged(self, before: Mapping[dg.AssetKey, str | None],
-                   partitions: Iterable[str] | None = None,
-                   versions: Mapping[dg.AssetKey, dict] | None = None) -> set[dg.AssetKey]:
+                   partitions: Iterable[str] | None = None) -> set[dg.AssetKey]:
         """The keys rebuilt with the content they had `before` (unknown counts as changed);
-        each gets back the data versions it had (`versions`, see `keep_data_versions`)."""
+        each gets back the data versions it had (see `keep_data_versions`): a side effect
+        that belongs to the same judgment, so it is made here once."""
         same = {key for key, content in before.items() if content is not None
                 and content_version(self._settings, key, partitions) == content}
-        for key in same & set(versions or {}):
-            keep_data_versions(self.instance, key, versions[key])
+        for key in same:
+            keep_data_versions(self.instance, key, self._partitions(key, partitions))
         return same
-
-    def _versions(self, keys: Iterable[dg.AssetKey],
-                  partitions: Iterable[str] | None = None) -> dict[dg.AssetKey, dict]:
-        return {key: data_versions(self.instance, key, self._partitions(key, partitions))
-                for key in keys}
 
     def run(self, job_name: str, select: Callable[[], ToRun | None] | None = None,
             choose: Callable[[str], Choice] | None = None) -> int:
@@ -272,12 +266,12 @@ class StagedRun:
         graph = project.graph
         done: set[dg.AssetKey] = set()  # in a stage that succeeded
         self._started = time.perf_counter()
-        try:
-            return self._stages(project, job_name, select, choose, done)
-        finally:  # what was rebuilt is owed no more
-            data_dir = self._settings.data_dir
-            settle_downstream(data_dir, done | (owed_downstream(data_dir)
-                                                - graph.get_all_asset_keys()))
+        code = self._stages(project, job_name, select, choose, done)
+        # what was rebuilt is owed no more (after a crash the record stays, to be safe)
+        data_dir = self._settings.data_dir
+        settle_downstream(data_dir, done | (owed_downstream(data_dir)
+                                            - graph.get_all_asset_keys()))
+        return code
 
     def _stages(self, project: Project, job_name: str, select: Callable[[], ToRun | None] | None,
                 choose: Callable[[str], Choice] | None, done: set[dg.AssetKey]) -> int:
@@ -291,11 +285,23 @@ class StagedRun:
         started: set[dg.AssetKey] = set()  # in a stage begun
         selected, code, did_work, number = select is None, 0, False, 0
 
-        def owe(changed: set[dg.AssetKey]) -> set[dg.AssetKey]:
-            """Put what reads `changed` in the plan, and on record until it is built."""
-            downstream = _downstream(graph, changed)
-            owe_downstream(self._settings.data_dir, downstream)
-            return downstream & job_keys - started
+        data_dir = self._settings.data_dir
+
+        def owe(rebuilding: set[dg.AssetKey]) -> set[dg.AssetKey]:
+            """Record what reads `rebuilding` as owed before it is rebuilt (a run killed in
+            between leaves the record); returns what owed was recorded before."""
+            owed = owed_downstream(data_dir)
+            owe_downstream(data_dir, _downstream(graph, rebuilding))
+            return owed
+
+        def release(kept: set[dg.AssetKey], changed: set[dg.AssetKey],
+                    owed: set[dg.AssetKey]) -> set[dg.AssetKey]:
+            """Forget what only the outputs rebuilt with the same content made owed; what
+            reads the changed ones, of this job and not yet begun, is to build."""
+            settle_downstream(data_dir, _downstream(graph, kept)
+                              - _downstream(graph, changed) - owed)
+            self._say_kept(kept, graph, job_keys)
+            return _downstream(graph, changed) & job_keys - started
 
         while pending:
             stage = next_stage(graph, pending)
@@ -312,35 +318,29 @@ class StagedRun:
             started |= set(stage.keys)
             if stage.partitions is None:
                 repaired = {key: repairs.pop(key) for key in stage.keys if key in repairs}
-                versions = self._versions(repaired)
+                owed = owe(set(repaired))
                 succeeded, outcome = self._assets(project.jobs[job_name], stage.keys,
                                                   whole=set(stage.keys) == job_keys)
                 did_work, code = True, max(code, outcome)
                 if not succeeded:
                     return outcome or 1
                 done |= set(stage.keys)
-                if repaired:
-                    kept = self._unchanged(repaired, versions=versions)
-                    self._say_kept(kept, graph, job_keys)
-                    pending |= owe(set(repaired) - kept)
+                kept = self._unchanged(repaired)
+                pending |= release(kept, set(repaired) - kept, owed)
                 continue
             job = project.jobs[parts_job(project, stage)]
             partitions = choose(job.name) if choose else None
-            before = versions = None
-            if partitions is not None:
-                before = {key: content_version(self._settings, key, partitions)
-                          for key in stage.keys}
-                versions = self._versions(stage.keys, partitions)
+            before = None if partitions is None else {
+                key: content_version(self._settings, key, partitions) for key in stage.keys}
+            owed = owe(set(stage.keys)) if partitions != {} else set()
             built = self._parts(job, partitions)
             if built is None:
                 return 1
             done |= set(stage.keys)
             if built:
                 did_work = True
-                kept = set() if before is None else self._unchanged(before, partitions, versions)
-                changed = set(stage.keys) - kept
-                self._say_kept(kept, graph, job_keys)
-                downstream = owe(changed)
+                kept = set() if before is None else self._unchanged(before, partitions)
+                downstream = release(kept, set(stage.keys) - kept, owed)
                 rebuilt |= downstream
                 pending |= downstream
         if not did_work:

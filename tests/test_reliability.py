@@ -209,6 +209,16 @@ def test_a_repair_that_changes_the_content_rebuilds_what_reads_it(tmp_path: Path
     assert owed_downstream(tmp_path) == set()
 
 
+@pytest.mark.bad_input("data folder", "unreadable record of owed rebuilds")
+@pytest.mark.parametrize("written", ["{not json", '{"a": 1}', "[1, 2]"])
+def test_an_unreadable_record_of_owed_rebuilds_is_named(tmp_path: Path, written: str) -> None:
+    defs, instance = two_tables(tmp_path)
+    (tmp_path / ".downstream-owed.json").write_text(written)
+    with pytest.raises(ValueError, match=r"\.downstream-owed\.json: not a JSON list of asset "
+                                         r"names .* run `nyaya run --all`"):
+        keys_to_run(defs, "job", instance)
+
+
 def test_readers_owed_by_an_interrupted_run_are_rebuilt_by_the_next(tmp_path: Path) -> None:
     defs, instance = two_tables(tmp_path)
     owe_downstream(tmp_path, [dg.AssetKey("downstream_table")])  # a run killed before it
