@@ -608,6 +608,18 @@ FULL_CITATIONS = [
 ]
 
 
+@pytest.mark.parametrize(("text", "names"), [
+    # the name before it is its own, not the start of the next one's petitioner
+    ("In Ram v. Shyam, Mohan v. State, AIR 1990 SC 1, held.",
+     [("case_name", "Ram v. Shyam"), ("reporter", "Mohan v. State")]),
+    ("Ram v. State, AIR 1990 SC 5, Officer, Kheda v. Ram, AIR 1991 SC 1.",
+     [("reporter", "Ram v. State"), ("reporter", "Officer, Kheda v. Ram")]),
+])
+def test_a_petitioner_read_back_over_a_comma_stops_at_what_is_before_it(
+        text: str, names: list[tuple[str, str]]) -> None:
+    assert [(c.kind, c.case_name) for c in extract_case_citations(text)] == names
+
+
 @pytest.mark.parametrize(("text", "name"), FULL_CITATIONS)
 def test_a_full_citation_carries_its_whole_name(text: str, name: str) -> None:
     [citation] = extract_case_citations(text)

@@ -288,6 +288,19 @@ def test_a_held_case_without_a_recorded_name_cannot_contradict_the_written_one()
     assert "could not be checked (none recorded)" in verdicts[0].reason
 
 
+def test_parallel_citations_of_an_unnamed_held_case_are_no_mismatch():
+    """An IRLeD prior case (no name recorded) and a registry record of the same date: the
+    parallel citations cannot be told apart by name, so neither is flagged."""
+    unnamed = [{"doc_id": "IRLED:prior_case_0002", "case_id": "CASE:IRLED:prior_case_0002",
+                "case_name": None, "decision_date": "1996-01-04",
+                "citation_keys": ["AIR 1996 SC 100"]}]
+    verdicts = CaseVerifier(unnamed, [_registry(
+        1996, 6, "JARNAIL SINGH versus STATE OF HARYANA", "1996-01-04", "[1996] 1 SCR 260")],
+        now_year=2025).verify("In Jarnail Singh v. State of Haryana, 1996 INSC 6, AIR 1996 SC "
+                              "100, it was held.")
+    assert [v.status for v in verdicts] == [FOUND, FOUND]
+
+
 @pytest.mark.parametrize("text", [
     "Narendra Gopal Vidyarthi v. Rajat Vidyarthi, 2008 (16) SCALE 122",  # printed by the SC
     "Girishbhai Dahyabhai Shah v. C.C. Jani, (2009) 15 SCC 64",

@@ -836,7 +836,11 @@ def _attach_names(words: _Words, names: list[CaseCitation],
     count = len(starts)
     out_reporters = list(reporters)
     kept: list[CaseCitation] = []
+    previous = 0  # where the name or citation before this name ends: a name never crosses it
     for name in names:
+        j = bisect_left(starts, name.start) - 1
+        floor = max(previous, reporters[j].end if j >= 0 else 0)
+        previous = name.end
         end: int | None = name.end
         # the first citation at or after the name, found once: within the gap it is the name's
         # citation; further on, up to RUN_ON_CHARS, it may be, when the name runs on to it
@@ -849,7 +853,7 @@ def _attach_names(words: _Words, names: list[CaseCitation],
         if i is None or end is None or out_reporters[i].case_name:
             kept.append(name)
             continue
-        start = _reaches_left(words, name.start)
+        start = _reaches_left(words, name.start, floor)
         written = text[start:end]
         petitioner = text[start:name.start + len(name.petitioner or "")]
         respondent = text[name.end - len(name.respondent or ""):end]
@@ -935,12 +939,13 @@ def _run_on_word(tok: str) -> _RunOnWord:
         closes=final or tok[-1] in ";:")
 
 
-def _reaches_left(words: _Words, start: int) -> int:
+def _reaches_left(words: _Words, start: int, floor: int) -> int:
     """Where a petitioner starts whose scan stopped at a comma inside its description
     ("Special Land Acquisition Officer, Kheda"): back over capitalised words and connectors
-    to a word no name has; `start` when none is before the comma, or when a word of the run
-    is one a party name is not ("Court", "Bench": "The Full Bench, X v. Y")."""
-    tokens = words.before(start, max(0, start - 24 * MAX_LEFT))
+    to a word no name has, never before `floor` (the end of the name or citation before it);
+    `start` when none is before the comma, or when a word of the run is one a party name is
+    not ("Court", "Bench": "The Full Bench, X v. Y")."""
+    tokens = words.before(start, max(floor, start - 24 * MAX_LEFT))
     first = next(tokens, None)
     if first is None or not first[2].endswith(","):
         return start

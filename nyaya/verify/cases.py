@@ -1017,11 +1017,13 @@ def _short_form_check(cite: CaseCitation, antecedent: CaseCheck) -> CaseCheck:
 
 def _same_case(a: Case, b: Case) -> bool:
     """Whether two cases we hold apart are one: the same decision date (where both are
-    known) and the names of one are the other's."""
+    known) and, where both have names, the names of one are the other's."""
     if a.case_id == b.case_id:
         return True
     if a.decision_date and b.decision_date and a.decision_date != b.decision_date:
         return False
+    if not a.names or not b.names:  # an IRLeD prior case's header is cut before its title:
+        return True  # nothing to tell the two apart by
     return any(name_similarity(x, y) >= NAME_MATCH for x in a.names for y in b.names)
 
 
