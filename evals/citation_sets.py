@@ -26,14 +26,14 @@ from collections.abc import Iterable, Mapping
 import pandas as pd
 
 from evals.querysets import QuerySet
-from evals.tuning import split_of
+from evals.tuning import HELDOUT, TRAIN, split_of
 
 MASK = "[?CITATION?]"  # IRLeD's placeholder
 STATUTES_SET, AILA_SET, PRECEDENTS_SET = "cited-statutes", "cited-aila-statutes", "cited-precedents"
 DEV_SET_SIDES = {STATUTES_SET: "statutes", AILA_SET: "aila-statutes",
                  PRECEDENTS_SET: "precedents"}
-#: Held-out queries each set is evaluated on: every config of the side runs them in CI, so the
-#: cut keeps the real-corpus run within about a minute more (docs/devsets.md has the timings).
+#: Held-out queries each set is evaluated on: every config of the side runs them in CI and in
+#: `make run`, so the cut keeps that to about a minute more (docs/devsets.md has the timings).
 EVAL_QUERIES = {STATUTES_SET: 50, AILA_SET: 100, PRECEDENTS_SET: 50}
 #: Training queries a tuned config fits its parameters on.
 FIT_QUERIES = 20
@@ -80,10 +80,11 @@ def _overlap(words: set[str], text: str) -> float:
 
 
 def aila_sections(aila: pd.DataFrame, sections: pd.DataFrame) -> dict[str, str]:
-    """AILA statute id -> the corpus section it is: among the sections whose title equals the
-    AILA title (case and punctuation aside), the one whose text shares most words with the
-    AILA description, if at least MIN_OVERLAP. `aila` has doc_id, title, text; `sections`
-    doc_id, title, text, year (any status: most AILA statutes are IPC sections)."""
+    """AILA statute id -> the corpus section it is: among the sections whose title has the
+    AILA title's words (as a set: case, punctuation and order aside) and whose Act is of
+    AILA_YEAR or before or has no year, the one whose text shares most words with the AILA
+    description, if at least MIN_OVERLAP. `aila` has doc_id, title, text; `sections` doc_id,
+    title, text, year (any status: most AILA statutes are IPC sections)."""
     sections = sections[~(sections["year"] > AILA_YEAR)]
     by_title = sections.assign(key=sections["title"].fillna("").map(
         lambda title: " ".join(sorted(_words(title)))))
@@ -160,14 +161,24 @@ def precedent_queries(mentions: pd.DataFrame, judgments: pd.DataFrame) -> pd.Dat
     return pd.DataFrame(rows, columns=["qid", "query", "judged", "excluded"])
 
 
+def with_judgment(queries: pd.DataFrame, duplicates: Mapping[str, set[str]]) -> pd.DataFrame:
+    """The queries with the judgment each stands for: the first id of the query's case (an
+    AILA document and the IRLeD prior case printing the same judgment are one), what the
+    halves are split on, so that one case never lands in both."""
+    return queries.assign(judgment=[min(duplicates.get(qid, {qid})) for qid in queries["qid"]])
+
+
 def dev_set(name: str, queries: pd.DataFrame, split: str, count: int | None) -> QuerySet:
-    """One half of a development set (`evals.tuning` TRAIN or HELDOUT, by the judgment's id),
-    cut to its first `count` queries in an order hashed from the qid (stable when judgments are
-    added; all for None). Every judged document has grade 1."""
-    half = queries[[split_of(qid) == split for qid in queries["qid"]]]
+    """One half of a development set (`evals.tuning` TRAIN or HELDOUT, by the query's
+    `judgment`: see `with_judgment`), cut to its first `count` queries in an order hashed from
+    the qid (stable when judgments are added; all for None). Every judged document has grade
+    1."""
+    if split not in (TRAIN, HELDOUT):
+        raise ValueError(f"{name}: no half {split!r}; the halves are {TRAIN} and {HELDOUT}")
+    half = queries[[split_of(judgment) == split for judgment in queries["judgment"]]]
     order = sorted(half.index, key=lambda i: hashlib.sha256(half.at[i, "qid"].encode()).digest())
     chosen = half.loc[order[:count]].reset_index(drop=True)
-    tagged = chosen.drop(columns="judged").assign(
+    tagged = chosen.drop(columns=["judged", "judgment"]).assign(
         query_type="judgment" if name == PRECEDENTS_SET else "facts", domain="unknown")
     return QuerySet(name, tagged, {qid: dict.fromkeys(docs, 1) for qid, docs in
                                    zip(chosen["qid"], chosen["judged"], strict=True)})

@@ -27,8 +27,10 @@ from evals.citation_sets import (
     STATUTES_SET,
     aila_sections,
     dev_set,
+    duplicates_of,
     passage_queries,
     precedent_queries,
+    with_judgment,
 )
 from evals.querysets import (
     QuerySet,
@@ -39,8 +41,9 @@ from evals.querysets import (
     read_qrels_lines,
 )
 from evals.tuning import HELDOUT, TRAIN
+from nyaya.provenance import tree_fingerprint
 from nyaya.statutes.model import IN_FORCE
-from nyaya.tables import read_table
+from nyaya.tables import checksum_path, read_table, verify_table
 
 #: The corpus's sets and the side each is judged on.
 CORPUS_SET_SIDES = {"aila2019-precedents": "precedents", "aila2019-statutes": "aila-statutes",
@@ -102,15 +105,20 @@ def absent_aila_statutes(corpus_root: Path) -> set[str]:
 
 def dev_queries(warehouse: Path, corpus_root: Path) -> dict[str, pd.DataFrame]:
     """Every judgment's query in each development set, both halves (`evals.citation_sets`),
-    built once per version of the warehouse tables: every config of a side loads the set."""
-    stamp = tuple((warehouse / f"{table}.parquet").stat().st_mtime_ns for table in DEV_TABLES)
-    return _built_dev_queries(warehouse, corpus_root, stamp)
+    built once per content of the warehouse tables (their sidecar checksums) and of AILA's
+    statutes: every config of a side loads the set."""
+    stamp = tuple(checksum_path(warehouse / f"{table}.parquet").read_text()
+                  for table in DEV_TABLES)
+    return _built_dev_queries(warehouse, corpus_root, stamp, tree_fingerprint(
+        corpus_root / "judgments" / "aila2019", ("statutes",)))
 
 
 @functools.lru_cache(maxsize=1)
-def _built_dev_queries(warehouse: Path, corpus_root: Path, stamp: tuple[int, ...]
-                       ) -> dict[str, pd.DataFrame]:
+def _built_dev_queries(warehouse: Path, corpus_root: Path, tables: tuple[str, ...],
+                       statutes: str) -> dict[str, pd.DataFrame]:
+    """`dev_queries`, cached on the content of what it reads (`tables`, `statutes`)."""
     mentions = read_table(warehouse / "citation_mentions.parquet")
+    verify_table(warehouse / "judgment_chunks.parquet")  # four columns of it, checked whole
     chunks = pq.read_table(warehouse / "judgment_chunks.parquet",
                            columns=["chunk_id", "ordinal", "start", "end"]).to_pandas()
     judgments = read_table(warehouse / "judgments.parquet")[
@@ -122,9 +130,11 @@ def _built_dev_queries(warehouse: Path, corpus_root: Path, stamp: tuple[int, ...
     aila = {}
     for statute, section in aila_sections(aila_statute_documents(corpus_root), sections).items():
         aila.setdefault(section, []).append(statute)
-    return {STATUTES_SET: passage_queries(mentions, chunks, texts, {d: [d] for d in in_force}),
-            AILA_SET: passage_queries(mentions, chunks, texts, aila),
-            PRECEDENTS_SET: precedent_queries(mentions, judgments)}
+    same = duplicates_of(judgments)
+    return {STATUTES_SET: with_judgment(passage_queries(
+                mentions, chunks, texts, {d: [d] for d in in_force}), same),
+            AILA_SET: with_judgment(passage_queries(mentions, chunks, texts, aila), same),
+            PRECEDENTS_SET: with_judgment(precedent_queries(mentions, judgments), same)}
 
 
 def load_dev_set(name: str, corpus_root: Path, warehouse: Path, split: str = HELDOUT,

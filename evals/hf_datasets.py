@@ -27,9 +27,11 @@ QUERY_FIELDS = ("qid", "query", "query_type", "domain")
 
 def as_dataset_dict(queryset: QuerySet, corpus: pd.DataFrame) -> datasets.DatasetDict:
     """`corpus` (doc_id, text), `queries` (qid, query, query_type, domain, and any other field
-    the set has, as strings) and `qrels` (qid, doc_id, grade), judged queries only."""
-    queries = queryset.queries.astype({column: str for column in queryset.queries.columns
-                                       if column not in QUERY_FIELDS})
+    the set has, as strings, a list of ids such as `excluded` as a list of strings) and
+    `qrels` (qid, doc_id, grade), judged queries only."""
+    queries = queryset.queries.astype({
+        column: str for column in queryset.queries.columns if column not in QUERY_FIELDS
+        and not queryset.queries[column].map(lambda value: isinstance(value, list)).all()})
     qrels = pd.DataFrame([(qid, doc, grade) for qid, docs in sorted(queryset.qrels.items())
                           for doc, grade in sorted(docs.items())],
                          columns=["qid", "doc_id", "grade"])

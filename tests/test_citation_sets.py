@@ -16,6 +16,7 @@ from evals.citation_sets import (
     merged,
     passage_queries,
     precedent_queries,
+    with_judgment,
 )
 from evals.querysets import QuerySet
 from evals.runner import run_queryset
@@ -112,7 +113,8 @@ def test_precedent_queries_never_judge_the_query_itself(mentions, expected):
 
 def test_the_halves_split_by_judgment_and_the_cut_is_stable():
     qids = [f"AILA:C{n}" for n in range(60)]
-    queries = pd.DataFrame({"qid": qids, "query": "q", "judged": [["COI:14"]] * 60})
+    queries = with_judgment(pd.DataFrame({"qid": qids, "query": "q",
+                                          "judged": [["COI:14"]] * 60}), {})
     train, held = (dev_set(STATUTES_SET, queries, split, None) for split in (TRAIN, HELDOUT))
     assert set(train.qrels).isdisjoint(held.qrels)
     assert set(train.qrels) | set(held.qrels) == set(qids)
@@ -124,9 +126,30 @@ def test_the_halves_split_by_judgment_and_the_cut_is_stable():
     assert cut.qrels[cut.queries.at[0, "qid"]] == {"COI:14": 1}
 
 
+def test_one_case_printed_twice_lands_in_one_half():
+    """An AILA document and the IRLeD prior case printing the same judgment are one judgment:
+    never one in training and the other held out."""
+    pairs = [(f"AILA:C{n}", f"IRLED:prior_case_{n:04d}") for n in range(40)]
+    same = {doc: {a, b} for a, b in pairs for doc in (a, b)}
+    queries = with_judgment(pd.DataFrame({"qid": [doc for pair in pairs for doc in pair],
+                                          "query": "q", "judged": [["COI:14"]] * 80}), same)
+    halves = [set(dev_set(STATUTES_SET, queries, split, None).qrels) for split in (TRAIN, HELDOUT)]
+    for a, b in pairs:
+        assert (a in halves[0]) == (b in halves[0]) and (a in halves[1]) == (b in halves[1])
+    assert halves[0] and halves[1]
+    assert any(split_of(a) != split_of(b) for a, b in pairs)  # the ids alone would part some
+
+
+def test_an_unknown_half_is_refused():
+    queries = with_judgment(pd.DataFrame({"qid": ["A:1"], "query": "q", "judged": [["I:2"]]}),
+                            {})
+    with pytest.raises(ValueError, match="no half 'test'"):
+        dev_set(STATUTES_SET, queries, "test", None)
+
+
 def test_precedent_queries_carry_what_is_never_ranked():
-    queries = pd.DataFrame({"qid": ["A:1"], "query": "q", "judged": [["I:2"]],
-                            "excluded": [["A:1", "I:1"]]})
+    queries = with_judgment(pd.DataFrame({"qid": ["A:1"], "query": "q", "judged": [["I:2"]],
+                                          "excluded": [["A:1", "I:1"]]}), {})
     half = split_of("A:1")
     found = dev_set(PRECEDENTS_SET, queries, half, None)
     assert found.queries.at[0, "excluded"] == ["A:1", "I:1"]

@@ -202,9 +202,9 @@ def test_eval_command_refuses_a_run_of_another_set(tmp_path, capsys):
 def test_a_queryset_becomes_a_datasets_dict_with_its_tags():
     queryset = QuerySet("tiny", pd.DataFrame([
         {"qid": "q1", "query": "murder", "query_type": "criminal_offence", "domain": "crim",
-         "as_of": "2026-01-01"},
+         "as_of": "2026-01-01", "excluded": ["J1"]},
         {"qid": "q2", "query": "unjudged", "query_type": "procedural", "domain": "crim",
-         "as_of": None}]), {"q1": {"BNS_2023:103": 2, "BNS_2023:101": 1}})
+         "as_of": None, "excluded": []}]), {"q1": {"BNS_2023:103": 2, "BNS_2023:101": 1}})
     corpus = pd.DataFrame({"doc_id": ["BNS_2023:101", "BNS_2023:103"], "text": ["a", "b"],
                            "extra": [1, 2]})
     data = as_dataset_dict(queryset, corpus)
@@ -212,6 +212,7 @@ def test_a_queryset_becomes_a_datasets_dict_with_its_tags():
         "corpus": 2, "queries": 2, "qrels": 2}
     assert data["corpus"].column_names == ["doc_id", "text"]
     assert data["queries"][0]["query_type"] == "criminal_offence"
+    assert (data["queries"][0]["as_of"], data["queries"][0]["excluded"]) == ("2026-01-01", ["J1"])
     assert data["qrels"].to_pandas().values.tolist() == [
         ["q1", "BNS_2023:101", 1], ["q1", "BNS_2023:103", 2]]
 
