@@ -101,7 +101,10 @@ def qdrant_file_deleted(copy: Copy) -> Outcome:
     found = "store damaged" in output and refused == 2 and "is damaged" in said
     return Outcome("Qdrant segment file deleted (id_tracker.mappings)",
                    "nyaya search, then nyaya run --job index_job", found and code == 0,
-                   _line(said, "is damaged")[:140], seconds, _lost(before, after))
+                   _line(said, "is damaged")[:100] + "; "
+                   + (_line(output, "rebuilt with the same content")
+                      or "its readers rebuilt (content before unknown)")[:100],
+                   seconds, _lost(before, after))
 
 
 def truncated(fault: str, target: Callable[[Copy], Path], cut: int, job: str, counted: str,
