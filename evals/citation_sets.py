@@ -23,6 +23,7 @@ import hashlib
 import re
 from collections.abc import Iterable, Mapping
 
+import numpy as np
 import pandas as pd
 
 from evals.querysets import QuerySet
@@ -88,12 +89,13 @@ def aila_sections(aila: pd.DataFrame, sections: pd.DataFrame) -> dict[str, str]:
     sections = sections[~(sections["year"] > AILA_YEAR)]
     by_title = sections.assign(key=sections["title"].fillna("").map(
         lambda title: " ".join(sorted(_words(title)))))
-    candidates = {key: rows for key, rows in by_title.groupby("key")}
+    candidates = by_title.groupby("key").indices  # key -> positions, no frame per title
     found = {}
     for doc_id, title, text in zip(aila["doc_id"], aila["title"], aila["text"], strict=True):
-        rows = candidates.get(" ".join(sorted(_words(title))))
-        if rows is None:
+        positions = candidates.get(" ".join(sorted(_words(title))))
+        if positions is None:
             continue
+        rows = by_title.iloc[positions]
         overlap = rows["text"].fillna("").map(functools.partial(_overlap, _words(text)))
         if overlap.max() >= MIN_OVERLAP:
             found[doc_id] = rows.at[overlap.idxmax(), "doc_id"]
@@ -117,16 +119,20 @@ def passage_queries(mentions: pd.DataFrame, chunks: pd.DataFrame, texts: Mapping
     cited = statutes.loc[statutes["section_doc"].isin(list(judged)), ["doc_id", "chunk_id"]]
     first = (cited.merge(chunks[["chunk_id", "ordinal", "start", "end"]], on="chunk_id")
              .sort_values(["doc_id", "ordinal"]).drop_duplicates("doc_id"))
-    by_doc = dict(iter(statutes.groupby("doc_id")))
+    # each judgment's mentions as plain arrays: a frame per judgment costs seconds
+    statutes = statutes.sort_values("doc_id", kind="stable")
+    doc_ids = statutes["doc_id"].to_numpy()
+    starts, ends = statutes["group_start"].to_numpy(), statutes["group_end"].to_numpy()
+    sections = statutes["section_doc"].to_numpy()
     rows = []
     for doc_id, start, end in zip(first["doc_id"], first["start"], first["end"], strict=True):
-        inside = by_doc[doc_id]
-        inside = inside[(inside["group_end"] > start) & (inside["group_start"] < end)]
-        targets = {target for section in inside["section_doc"].dropna()
+        lo, hi = np.searchsorted(doc_ids, doc_id, "left"), np.searchsorted(doc_ids, doc_id,
+                                                                            "right")
+        inside = lo + np.flatnonzero((ends[lo:hi] > start) & (starts[lo:hi] < end))
+        targets = {target for section in sections[inside] if isinstance(section, str)
                    for target in judged.get(section, ())}
         rows.append({"qid": doc_id, "query": mask_spans(texts[doc_id][start:end], zip(
-            inside["group_start"], inside["group_end"], strict=True), start),
-            "judged": sorted(targets)})
+            starts[inside], ends[inside], strict=True), start), "judged": sorted(targets)})
     return pd.DataFrame(rows, columns=["qid", "query", "judged"])
 
 

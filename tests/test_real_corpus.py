@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from conftest import TEST_EMBEDDER
 
+from evals.citation_sets import EVAL_QUERIES
 from evals.configs import config_names, load_config, side_of
 from evals.corpus_sets import querysets_for
 from evals.querysets import load_queryset
@@ -101,7 +102,8 @@ def test_tuned_fusion_is_scored_on_held_out_queries_only(main_run):
     assert tuned.set_index("group").at["all", "queries"] == heldout < len(judged)
     weights = json.loads(tuned["fitted_params"].iloc[0])["weights"]
     assert set(weights) == {"dense", "sparse"} and sum(weights.values()) == pytest.approx(1)
-    feedback = metrics.query("config == 'dense-feedback-tuned' and group == 'all'")
+    feedback = metrics.query("config == 'dense-feedback-tuned' and group == 'all' "
+                             "and queryset == 'nyaya-statutes'")
     assert set(json.loads(feedback["fitted_params"].iloc[0])["feedback"]) == {"a", "b", "c"}
     assert feedback["queries"].iloc[0] == heldout
     # every config has the held-out row, the fair comparison with the tuned one
@@ -303,11 +305,16 @@ def test_every_query_set_is_run_measured_and_broken_down(main_run):
     data_dir, _ = main_run
     metrics = pd.read_parquet(data_dir / "reports" / "latest" / "metrics.parquet")
     assert set(metrics["queryset"]) == {"nyaya-statutes", "transition", "aila2019-statutes",
-                                        "aila2019-precedents", "irled2017-precedents"}
+                                        "aila2019-precedents", "irled2017-precedents",
+                                        "cited-statutes", "cited-aila-statutes",
+                                        "cited-precedents"}
     for name in ("aila2019-statutes", "aila2019-precedents"):  # a line for all 50 queries
         run = (data_dir / "runs" / name).glob("*.trec")
         assert all(len({line.split()[0] for line in path.read_text().splitlines()}) == 50
                    for path in run)
+    for name, count in EVAL_QUERIES.items():  # the development sets' held-out cut
+        rows = metrics[(metrics["queryset"] == name) & (metrics["group"] == "all")]
+        assert len(rows) and rows["queries"].eq(count).all()
     irled = (data_dir / "runs" / "irled2017-precedents" / "precedents-sparse.trec").read_text()
     assert len({line.split()[0] for line in irled.splitlines()}) == 200  # judged or not
     statutes = metrics.query("queryset == 'nyaya-statutes' and config == 'bm25-sections'")
