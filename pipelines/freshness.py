@@ -26,7 +26,6 @@ run killed in between leaves it to the next run instead of serving stale results
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -49,7 +48,7 @@ from dagster._core.definitions.observe import observe
 from dagster._core.definitions.temporal_context import TemporalContext
 
 from assets.sources import SOURCE_FINGERPRINT, judgment_corpus, statute_corpus
-from nyaya.index.build import ALL, part_state, partition_rows, read_manifest
+from nyaya.index.build import ALL, lines_digest, part_state, partition_rows, read_manifest
 from nyaya.index.collections import PARTITION
 from nyaya.index.embedders import embedder_fingerprint
 from nyaya.index.store import EdgeStore
@@ -229,7 +228,7 @@ def content_version(settings: Settings, key: dg.AssetKey,
         manifests = [read_manifest(settings.vectors_dir, collection, part) for part in names]
         if not names or any(manifest is None for manifest in manifests):
             return None
-        return _digest(f"{part}:{m.vectors_hash}:{m.documents_digest}:{m.embedder}"
+        return lines_digest(f"{part}:{m.vectors_hash}:{m.documents_digest}:{m.embedder}"
                        for part, m in zip(names, manifests, strict=True))
     table, folder = settings.table_path(name), settings.warehouse / name
     if partitions is None and checksum_path(table).is_file():
@@ -244,7 +243,7 @@ def content_version(settings: Settings, key: dg.AssetKey,
         return None
     if not sidecars:
         return None
-    return _digest(f"{path.relative_to(settings.warehouse)}:{path.read_text().strip()}"
+    return lines_digest(f"{path.relative_to(settings.warehouse)}:{path.read_text().strip()}"
                    for path in sidecars)
 
 
@@ -272,10 +271,6 @@ def keep_data_versions(instance: dg.DagsterInstance, key: dg.AssetKey,
             tags={**event.tags, DATA_VERSION_TAG: version.value},
             metadata={**event.metadata, "content": dg.MetadataValue.text(
                 "rebuilt with the same content: data version kept")}))
-
-
-def _digest(lines: Iterable[str]) -> str:
-    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()[:16]
 
 
 def _owed_path(data_dir: Path) -> Path:

@@ -309,7 +309,7 @@ class StagedRun:
                 selected = True
                 chosen = select()
                 if chosen is not None:
-                    repairs = chosen.repairs
+                    repairs = dict(chosen.repairs)  # popped as each is rebuilt
                     pending = (pending & (partitioned | rebuilt)) | set(chosen.keys)
                     continue
             number += 1
@@ -318,7 +318,7 @@ class StagedRun:
             started |= set(stage.keys)
             if stage.partitions is None:
                 repaired = {key: repairs.pop(key) for key in stage.keys if key in repairs}
-                owed = owe(set(repaired))
+                owed = owe(set(repaired)) if repaired else set()
                 succeeded, outcome = self._assets(project.jobs[job_name], stage.keys,
                                                   whole=set(stage.keys) == job_keys)
                 did_work, code = True, max(code, outcome)

@@ -18,7 +18,7 @@ import hashlib
 import json
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -42,10 +42,15 @@ ALL = "all"
 NO_ROWS = np.zeros(0, dtype=np.int64)  # a partition without documents still gets its (empty) part
 
 
+def lines_digest(lines: Iterable[str]) -> str:
+    """The short sha256 of the lines joined: what a part's, a shard's or an output's content
+    version is."""
+    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()[:16]
+
+
 def documents_digest(documents: pd.DataFrame) -> str:
     """One hash over (doc id, content hash) of every row, in table order."""
-    blob = "\n".join(documents["doc_id"] + "\t" + documents["content_hash"])
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
+    return lines_digest(documents["doc_id"] + "\t" + documents["content_hash"])
 
 
 def partition_rows(documents: pd.DataFrame) -> dict[str, np.ndarray]:
@@ -275,8 +280,8 @@ def sync_collection(store: VectorStore, definition: CollectionDef, documents: pd
             log(f"{definition.name}: wrote {min(start + SYNC_BATCH, len(rows))}/{len(rows)}")
     if rows or stale:
         store.optimize(definition.name)
-    store.note_content(definition.name, hashlib.sha256("\n".join(
-        f"{pid}:{wanted[pid]}" for pid in sorted(wanted)).encode("utf-8")).hexdigest()[:16])
+    store.note_content(definition.name,
+                       lines_digest(f"{pid}:{wanted[pid]}" for pid in sorted(wanted)))
     return SyncResult(len(rows), len(stale), len(documents) - len(rows),
                       store.count(definition.name), time.perf_counter() - started)
 
