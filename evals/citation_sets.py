@@ -148,8 +148,8 @@ def duplicates_of(judgments: pd.DataFrame) -> dict[str, set[str]]:
 
 def precedent_queries(mentions: pd.DataFrame, judgments: pd.DataFrame) -> pd.DataFrame:
     """One query per pool judgment that cites another pool judgment: its text with every case
-    citation masked. Rows: qid, query, judged (the cited pool judgments and their duplicates),
-    excluded (the judgment and its duplicates: never ranked for it, never judged). `judgments`
+    citation masked. Rows: qid, query, judged (the cited pool judgments and their duplicates,
+    never the judgment's own case: `with_judgment` excludes that from its ranking). `judgments`
     has doc_id, source, same_case_as, text."""
     pool = set(judgments.loc[judgments["source"].isin(POOL), "doc_id"])
     same = duplicates_of(judgments)
@@ -163,15 +163,28 @@ def precedent_queries(mentions: pd.DataFrame, judgments: pd.DataFrame) -> pd.Dat
         if cited - excluded:
             rows.append({"qid": doc_id, "query": mask_spans(texts[doc_id], zip(
                 found["group_start"], found["group_end"], strict=True)),
-                "judged": sorted(cited - excluded), "excluded": sorted(excluded)})
-    return pd.DataFrame(rows, columns=["qid", "query", "judged", "excluded"])
+                "judged": sorted(cited - excluded)})
+    return pd.DataFrame(rows, columns=["qid", "query", "judged"])
 
 
 def with_judgment(queries: pd.DataFrame, duplicates: Mapping[str, set[str]]) -> pd.DataFrame:
     """The queries with the judgment each stands for: the first id of the query's case (an
     AILA document and the IRLeD prior case printing the same judgment are one), what the
-    halves are split on, so that one case never lands in both."""
-    return queries.assign(judgment=[min(duplicates.get(qid, {qid})) for qid in queries["qid"]])
+    halves are split on, so that one case never lands in both; and with what is `excluded`
+    for each: its case's judgments, never ranked for it nor voting for its statutes."""
+    cases = [duplicates.get(qid, {qid}) for qid in queries["qid"]]
+    return queries.assign(judgment=list(map(min, cases)), excluded=list(map(sorted, cases)))
+
+
+def cited_sections(mentions: pd.DataFrame) -> dict[str, set[str]]:
+    """judgment doc id -> the section doc ids (`act_code:section`) its statute mentions
+    resolve to, in any status: what a judgment votes for (nyaya.retrieval.case_votes)."""
+    statutes = mentions[mentions["mention_type"] == "statute"]
+    cited: dict[str, set[str]] = {}
+    for doc_id, section in zip(statutes["doc_id"], statute_targets(statutes), strict=True):
+        if isinstance(section, str):
+            cited.setdefault(doc_id, set()).add(section)
+    return cited
 
 
 def dev_set(name: str, queries: pd.DataFrame, split: str, count: int | None) -> QuerySet:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 from datetime import date
+from pathlib import Path
 
 import pandas as pd
 import pyarrow.parquet as pq
 
+from evals.citation_sets import aila_sections, cited_sections
 from evals.configs import load_config, side_of
 from evals.corpus_sets import aila_statute_documents
 from evals.querysets import TAG_FIELDS, QuerySet
@@ -18,6 +21,7 @@ from nyaya.index.build import load_vectors, vectors_embedders
 from nyaya.index.embedders import load_embedder
 from nyaya.index.lookups import CitationGraph, EntityIndex
 from nyaya.index.store import VectorStore
+from nyaya.retrieval.case_votes import CaseVotes
 from nyaya.retrieval.documents import DocumentResources, DocumentSearch
 from nyaya.retrieval.pipeline import COLLECTION, StatuteResources, StatuteSearch
 from nyaya.retrieval.postprocess import CrossReferences, Definitions
@@ -26,7 +30,7 @@ from nyaya.retrieval.precedents import PrecedentResources, PrecedentSearch
 from nyaya.retrieval.query_analysis import QueryAnalyzer
 from nyaya.settings import Settings
 from nyaya.statutes.model import IN_FORCE
-from nyaya.tables import read_table
+from nyaya.tables import checksum_path, read_table
 
 
 def statute_documents(sections: pd.DataFrame, include_repealed: bool) -> pd.DataFrame:
@@ -55,7 +59,8 @@ def load_statute_resources(settings: Settings, store: VectorStore) -> StatuteRes
         cross_references=CrossReferences.from_table(
             read_table(warehouse / "cross_references.parquet")),
         definitions=Definitions.from_table(read_table(warehouse / "definitions_index.parquet")),
-        faiss_dir=settings.faiss_dir)
+        faiss_dir=settings.faiss_dir,
+        case_votes=lambda: section_votes(warehouse))
 
 
 def load_precedent_resources(settings: Settings, store: VectorStore) -> PrecedentResources:
@@ -72,15 +77,57 @@ def load_precedent_resources(settings: Settings, store: VectorStore) -> Preceden
         store=store, embedder=embedder, analyzer=QueryAnalyzer.from_warehouse(warehouse),
         entities=EntityIndex.load(warehouse), graph=CitationGraph.load(warehouse),
         judgments=pq.read_table(warehouse / "judgments.parquet",
-                                columns=["doc_id", "source", "judges"]).to_pandas())
+                                columns=["doc_id", "source", "judges"]).to_pandas(),
+        whole_judgments=lambda: judgment_votes(warehouse).judgments)
+
+
+def judgment_votes(warehouse: Path) -> CaseVotes:
+    """Every judgment's whole text indexed for `cases` voting, with the sections each cites:
+    built once per content of the tables it reads (about 30 s), shared by the sides."""
+    stamp = tuple(checksum_path(warehouse / f"{table}.parquet").read_text()
+                  for table in ("judgments", "citation_mentions"))
+    return _judgment_votes(warehouse, stamp)
+
+
+@functools.lru_cache(maxsize=1)
+def _judgment_votes(warehouse: Path, stamp: tuple[str, ...]) -> CaseVotes:
+    judgments = read_table(warehouse / "judgments.parquet")
+    return CaseVotes.over(judgments["doc_id"].tolist(), judgments["text"].tolist(),
+                          cited_sections(read_table(warehouse / "citation_mentions.parquet")))
+
+
+def section_votes(warehouse: Path) -> CaseVotes:
+    """`judgment_votes` for the corpus's sections: a judgment citing a section of a repealed
+    code votes for it and for what replaced it (law_transition_map), so a judgment under IPC
+    302 speaks for BNS 103 too."""
+    votes = judgment_votes(warehouse)
+    successors: dict[str, set[str]] = {}
+    transitions = read_table(warehouse / "law_transition_map.parquet")
+    for old_act, old, new_act, new in zip(transitions["old_act_code"], transitions["old_section"],
+                                          transitions["new_act_code"],
+                                          transitions["new_section"], strict=True):
+        if isinstance(new, str) and new:
+            successors.setdefault(f"{old_act}:{old}", set()).add(f"{new_act}:{new}")
+    return votes.with_cites({judgment: sections.union(*(successors.get(section, ())
+                                                        for section in sections))
+                             for judgment, sections in votes.cites.items()})
 
 
 def load_aila_statute_resources(settings: Settings, store: VectorStore) -> DocumentResources:
-    """AILA 2019's 197 statute descriptions in memory, embedded by the sections embedder
-    (`store` is unused: the runner opens one per side)."""
-    return DocumentResources(aila_statute_documents(settings.corpus_root),
-                             load_embedder(settings.embedder_of(COLLECTION), settings.models_dir,
-                                           settings.bge_m3_path))
+    """AILA 2019's 197 statute descriptions in memory, embedded by the sections embedder, and
+    the judgments voting for them through the sections their S ids map to (`store` is unused:
+    the runner opens one per side)."""
+    documents = aila_statute_documents(settings.corpus_root)
+    votes = judgment_votes(settings.warehouse)
+    statutes_of: dict[str, list[str]] = {}
+    for statute, section in aila_sections(documents, read_table(
+            settings.warehouse / "legal_sections_documents.parquet")).items():
+        statutes_of.setdefault(section, []).append(statute)
+    cites = {judgment: {statute for section in sections for statute in statutes_of.get(
+        section, ())} for judgment, sections in votes.cites.items()}
+    return DocumentResources(documents, load_embedder(settings.embedder_of(COLLECTION),
+                                                      settings.models_dir, settings.bge_m3_path),
+                             votes.with_cites({doc: ids for doc, ids in cites.items() if ids}))
 
 
 #: Each config side's search and the loader of what it reads; the sides never share one list.
@@ -113,7 +160,8 @@ def run_queryset(search: StatuteSearch | PrecedentSearch | DocumentSearch, query
                  top_k: int, sources: tuple[str, ...] | None = None) -> TimedRun:
     """Every query of the set through one config; per-query latency kept for the report.
     Precedent searches stay within the set's candidate `sources`, and a query's `excluded`
-    documents (a judgment asked for its own precedents: itself) are never ranked for it."""
+    documents (a judgment asked for its own precedents: itself) are never ranked for it, nor
+    vote for its statutes."""
     hits, times = {}, []
     queries = queryset.queries
     dates = queries["as_of"] if "as_of" in queries else pd.Series([None] * len(queries))
@@ -126,7 +174,7 @@ def run_queryset(search: StatuteSearch | PrecedentSearch | DocumentSearch, query
         started = time.perf_counter()
         found = (search.search(query, depth, sources=sources)
                  if isinstance(search, PrecedentSearch) else
-                 search.search(query, depth, as_of=when))
+                 search.search(query, depth, as_of=when, excluded=never))
         times.append(time.perf_counter() - started)
         hits[qid] = [(hit.doc_id, hit.score, hit.method) for hit in found
                      if hit.doc_id not in never][:top_k]

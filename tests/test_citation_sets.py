@@ -11,7 +11,9 @@ from evals.citation_sets import (
     PRECEDENTS_SET,
     STATUTES_SET,
     aila_sections,
+    cited_sections,
     dev_set,
+    duplicates_of,
     mask_spans,
     merged,
     passage_queries,
@@ -64,6 +66,18 @@ STATUTE_MENTIONS = _mentions(
     ("J1", "J1#1", "statute", 100, 124, None, "5"),  # an Act the registry lacks: masked only
     ("J2", "J2#0", "statute", 0, 5, "IPC_1860", "302"),  # not a judgment of the pool
 )
+@pytest.mark.parametrize(("mentions", "expected"), [
+    (STATUTE_MENTIONS, {"J1": {"IPC_1860:302", "COI:21"}, "J2": {"IPC_1860:302"}}),
+    # a case citation votes for no statute; an unresolved Act is no section
+    (_mentions(("J3", "J3#0", "case", 0, 5, None, None, ["CASE:A:1"]),
+               ("J3", "J3#0", "statute", 6, 9, None, "5")), {}),
+    (_mentions(("J4", "J4#0", "statute", 0, 5, "COI", "21"),
+               ("J4", "J4#2", "statute", 9, 15, "COI", "21")), {"J4": {"COI:21"}}),
+])
+def test_a_judgment_cites_the_sections_its_statute_mentions_resolve_to(mentions, expected):
+    assert cited_sections(mentions) == expected
+
+
 CHUNKS = pd.DataFrame({"chunk_id": ["J1#0", "J1#1", "J2#0"], "ordinal": [0, 1, 0],
                        "start": [0, 52, 0], "end": [52, len(TEXT), 10]})
 
@@ -94,13 +108,13 @@ JUDGMENTS = pd.DataFrame({
 @pytest.mark.parametrize(("mentions", "expected"), [
     # the cited judgment, and its duplicate in the other source; the citation masked
     (_mentions(("A:2", "", "case", 3, 8, None, None, ["CASE:A:1"])),
-     [("A:2", f"A2 {MASK} nothing.", ["A:1", "I:1"], ["A:2"])]),
+     [("A:2", f"A2 {MASK} nothing.", ["A:1", "I:1"])]),
     # a self-citation, through the judgment's duplicate, is no query: nothing left to find
     (_mentions(("A:1", "", "case", 11, 48, None, None, ["CASE:I:1"])), []),
     # one mention for the self-citation and one for another judgment: only the other is judged
     (_mentions(("A:1", "", "case", 3, 10, None, None, ["CASE:A:1"]),
                ("A:1", "", "case", 11, 48, None, None, ["CASE:I:2"])),
-     [("A:1", f"A1 {MASK} {MASK} here.", ["I:2"], ["A:1", "I:1"])]),
+     [("A:1", f"A1 {MASK} {MASK} here.", ["I:2"])]),
     # a current case is no query and no candidate; an unresolved citation judges nothing
     (_mentions(("C:1", "", "case", 9, 12, None, None, ["CASE:I:2"]),
                ("I:2", "", "case", 0, 2, None, None, ["CASE:C:1"]),
@@ -147,13 +161,18 @@ def test_an_unknown_half_is_refused():
         dev_set(STATUTES_SET, queries, "test", None)
 
 
-def test_precedent_queries_carry_what_is_never_ranked():
-    queries = with_judgment(pd.DataFrame({"qid": ["A:1"], "query": "q", "judged": [["I:2"]],
-                                          "excluded": [["A:1", "I:1"]]}), {})
-    half = split_of("A:1")
-    found = dev_set(PRECEDENTS_SET, queries, half, None)
-    assert found.queries.at[0, "excluded"] == ["A:1", "I:1"]
-    assert found.queries.at[0, "query_type"] == "judgment"
+@pytest.mark.parametrize(("name", "query_type"), [(PRECEDENTS_SET, "judgment"),
+                                                  (STATUTES_SET, "facts")])
+def test_queries_carry_their_case_as_never_ranked_nor_voting(name, query_type):
+    """A query's own judgment and its recorded duplicates: never ranked for it (precedents)
+    and never voting for its statutes (`cases`)."""
+    queries = with_judgment(pd.DataFrame({"qid": ["A:1", "A:2"], "query": "q",
+                                          "judged": [["I:2"], ["I:2"]]}),
+                            duplicates_of(JUDGMENTS))
+    found = dev_set(name, queries, split_of("A:1"), None)
+    row = found.queries[found.queries["qid"] == "A:1"].iloc[0]
+    assert row["excluded"] == ["A:1", "I:1"] and row["query_type"] == query_type
+    assert queries.set_index("qid").at["A:2", "excluded"] == ["A:2"]
 
 
 SECTIONS = pd.DataFrame({
@@ -190,7 +209,7 @@ class _Search:
     def __init__(self) -> None:
         self.asked: list[int] = []
 
-    def search(self, text: str, k: int, as_of=None) -> list[Hit]:
+    def search(self, text: str, k: int, as_of=None, excluded=()) -> list[Hit]:
         self.asked.append(k)
         ranked = ["A:1", "I:1", "I:2", "A:2"]
         return [Hit(doc, 1.0 - rank / 10, "sparse") for rank, doc in enumerate(ranked)][:k]

@@ -161,9 +161,11 @@ def test_development_sets_build_from_the_fixture_citations(built):
     from evals.citation_sets import (
         MASK,
         POOL,
+        duplicates_of,
         passage_queries,
         precedent_queries,
         statute_targets,
+        with_judgment,
     )
 
     tables = built[1]
@@ -176,7 +178,7 @@ def test_development_sets_build_from_the_fixture_citations(built):
     assert "COI:21" in cited and len(passages) > 0
     assert passages["query"].str.contains(MASK, regex=False).all()
     assert all(docs and set(docs) <= cited for docs in passages["judged"])
-    precedents = precedent_queries(mentions, judgments)
+    precedents = with_judgment(precedent_queries(mentions, judgments), duplicates_of(judgments))
     assert "IRLED:prior_case_0002" in {doc for docs in precedents["judged"] for doc in docs}
     for qid, judged, excluded in zip(precedents["qid"], precedents["judged"],
                                      precedents["excluded"], strict=True):

@@ -27,11 +27,25 @@ class BM25Retriever:
         self._index.index([tokenize(text) or ["<empty>"] for text in texts], show_progress=False)
         self._vocab = set(self._index.vocab_dict)
 
-    def search(self, query: str, k: int = 10) -> list[Hit]:
-        tokens = [t for t in tokenize(query) if t in self._vocab]
+    def top_terms(self, text: str, count: int) -> list[str]:
+        """The text's `count` distinct terms rarest in the index (fewest documents first, then
+        alphabetical): query reduction, the top-IDF terms of a long query."""
+        frequency = np.diff(self._index.scores["indptr"])
+        vocab = self._index.vocab_dict
+        return sorted({t for t in tokenize(text) if t in self._vocab},
+                      key=lambda t: (frequency[vocab[t]], t))[:count]
+
+    def search(self, query: str, k: int = 10, *, terms: int | None = None,
+               within: np.ndarray | None = None) -> list[Hit]:
+        """The top k documents; `terms` reduces the query to its rarest terms (`top_terms`),
+        `within` (a mask over the indexed documents) keeps the search inside a pool."""
+        tokens = (self.top_terms(query, terms) if terms else
+                  [t for t in tokenize(query) if t in self._vocab])
         if not tokens:
             return []
         scores = self._index.get_scores(tokens)
+        if within is not None:
+            scores = np.where(within, scores, 0.0)
         candidates = np.flatnonzero(scores > 0)
         if len(candidates) > k:
             # Keep every document scoring at least the k-th best, so ties at the cut are

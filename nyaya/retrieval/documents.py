@@ -1,4 +1,5 @@
-"""Search over a small document list held in memory: BM25, exact dense, or their fusion.
+"""Search over a small document list held in memory: BM25, exact dense, statutes voted by
+similar cases, or their fusion.
 
 For benchmark corpora that are not ours to index, such as AILA 2019's 197 statute
 descriptions: building Qdrant collections for them would add state to manage and nothing to
@@ -7,7 +8,7 @@ measure. The retrievers and fusion are the same ones the statute side uses.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import date
 
@@ -17,17 +18,20 @@ import pandas as pd
 from nyaya.index.embedders import Embedder
 from nyaya.retrieval.base import Hit
 from nyaya.retrieval.bm25 import BM25Retriever
+from nyaya.retrieval.case_votes import VOTERS, CaseVotes
 from nyaya.retrieval.dense import ExactDenseRetriever
-from nyaya.retrieval.fusion import rrf
+from nyaya.retrieval.fusion import cascade, rrf
 from nyaya.retrieval.pipeline import ConfigError
 
-RETRIEVERS = ("dense", "sparse")
+RETRIEVERS = ("dense", "sparse", "cases")
+FUSIONS = ("rrf", "cascade")
 
 
 @dataclass
 class DocumentResources:
     documents: pd.DataFrame  # doc_id, text
     embedder: Embedder
+    votes: CaseVotes | None = None  # the judgments voting for the documents (`cases`)
 
     def __post_init__(self) -> None:
         ids, texts = self.documents["doc_id"].tolist(), self.documents["text"].tolist()
@@ -36,8 +40,10 @@ class DocumentResources:
 
 
 class DocumentSearch:
-    """One config over the documents: `retrievers` from {dense, sparse}; two are fused with
-    RRF (`fusion: {method: rrf, k}`)."""
+    """One config over the documents: `retrievers` from {dense, sparse, cases}; two or more
+    are fused by RRF (`fusion: {method: rrf, k}`) or by `cascade` (the first retriever's
+    ranking, then what the next ones add). `cases: {voters}` sets how many similar
+    judgments vote."""
 
     def __init__(self, name: str, params: Mapping, resources: DocumentResources) -> None:
         self.name, self.resources = name, resources
@@ -47,20 +53,33 @@ class DocumentSearch:
             raise ConfigError(f"config {name}: retrievers must be some of {RETRIEVERS}, "
                               f"got {self.retrievers}")
         fusion = params.get("fusion") or {}
-        if len(self.retrievers) > 1 and fusion.get("method") != "rrf":
-            raise ConfigError(f"config {name}: two retrievers need fusion: {{method: rrf}}")
+        self.fusion = fusion.get("method")
+        if len(self.retrievers) > 1 and self.fusion not in FUSIONS:
+            raise ConfigError(f"config {name}: two retrievers need fusion: {{method: one of "
+                              f"{', '.join(FUSIONS)}}}")
+        if "cases" in self.retrievers and resources is not None and resources.votes is None:
+            raise ConfigError(f"config {name}: the cases retriever needs the judgments' "
+                              "citations, which these resources lack")
         self.rrf_k = float(fusion.get("k", 60))
         self.candidates = int(params.get("candidates", 100))
+        self.voters = int((params.get("cases") or {}).get("voters", VOTERS))
 
-    def search(self, text: str, k: int = 10, as_of: date | None = None) -> list[Hit]:
-        """`as_of` is accepted for the runner's one calling convention; these corpora carry no
-        dates."""
+    def search(self, text: str, k: int = 10, as_of: date | None = None,
+               excluded: Collection[str] = ()) -> list[Hit]:
+        """`as_of` is accepted for the runner's one calling convention (these corpora carry
+        no dates); `excluded` judgments never vote (a query's own judgment)."""
         runs: dict[str, list[Hit]] = {}
-        if "sparse" in self.retrievers:
-            runs["sparse"] = self.resources.bm25.search(text, self.candidates)
-        if "dense" in self.retrievers:
-            query = self.resources.embedder.encode([text])[0].astype(np.float32)
-            runs["dense"] = self.resources.dense.search_vector(query, self.candidates)
+        for retriever in self.retrievers:
+            if retriever == "sparse":
+                runs[retriever] = self.resources.bm25.search(text, self.candidates)
+            elif retriever == "dense":
+                query = self.resources.embedder.encode([text])[0].astype(np.float32)
+                runs[retriever] = self.resources.dense.search_vector(query, self.candidates)
+            else:
+                runs[retriever] = self.resources.votes.search(text, self.candidates,
+                                                              self.voters, excluded)
         if len(runs) == 1:
             return next(iter(runs.values()))[:k]
+        if self.fusion == "cascade":
+            return cascade(runs)[:k]
         return rrf(runs, k=self.rrf_k)[:k]

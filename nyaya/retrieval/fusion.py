@@ -59,6 +59,21 @@ def rrf(runs: Mapping[str, Sequence[Hit]], k: float = 60, weights: Mapping[str, 
     return ranked(Hit(doc, score, _methods(found, doc)) for doc, score in scores.items())
 
 
+def cascade(runs: Mapping[str, Sequence[Hit]]) -> list[Hit]:
+    """The first run whole, then what each later run adds, in the runs' order: for a branch
+    that is better wherever it answers (statutes voted by similar cases) and another that
+    only fills the ranks it leaves empty. Scores are rewritten to fall by one per rank."""
+    seen: set[str] = set()
+    order = []
+    for hits in runs.values():
+        for hit in hits:
+            if hit.doc_id not in seen:
+                seen.add(hit.doc_id)
+                order.append(hit)
+    return [Hit(hit.doc_id, float(len(order) - rank), hit.method)
+            for rank, hit in enumerate(order)]
+
+
 def normalize(scores: np.ndarray, norm: str) -> np.ndarray:
     """min-max to [0, 1] (all-equal scores become 1), zmuv to mean 0 and unit variance (all
     equal become 0); the conventions ranx uses."""

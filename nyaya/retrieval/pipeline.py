@@ -3,10 +3,11 @@ order the config gives. Every config in `evals/configs/` goes through `StatuteSe
 configs differ only in their parameters, never in code paths.
 
 Config keys (all but `retrievers` optional):
-  retrievers: [dense, sparse, bm25, faiss-flat, faiss-hnsw, dense-feedback, qdrant-hybrid]
-                                fused when more than one
+  retrievers: [dense, sparse, bm25, faiss-flat, faiss-hnsw, dense-feedback, qdrant-hybrid,
+               cases]           fused when more than one
+  cases: {voters: 20}           sections cited by the judgments nearest the query
   feedback: {examples: 5, a, b, c}   relevance feedback (dense-feedback), c: tuned to fit
-  fusion: {method: rrf|wsum|combsum|combmnz|combmax, k, convention: classic|qdrant,
+  fusion: {method: rrf|cascade|wsum|combsum|combmnz|combmax, k, convention: classic|qdrant,
            norm, weights: {retriever: w}, weights_by_query_type: {type: {retriever: w}}}
   hybrid: {rrf_k, weights_by_query_type, boost: true, mmr_diversity, prefetch_k}
   section_lookup: true          named provisions first, by exact payload match
@@ -21,7 +22,8 @@ Config keys (all but `retrievers` optional):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -37,9 +39,11 @@ from nyaya.index.store import ScoreBoost, VectorStore
 from nyaya.retrieval import postprocess
 from nyaya.retrieval.base import Hit
 from nyaya.retrieval.bm25 import BM25Retriever
-from nyaya.retrieval.fusion import rrf, score_fusion
+from nyaya.retrieval.case_votes import VOTERS, CaseVotes
+from nyaya.retrieval.fusion import cascade, rrf, score_fusion
 from nyaya.retrieval.retrievers import (
     Bm25,
+    CaseVoting,
     FaissDense,
     Query,
     Retriever,
@@ -106,6 +110,9 @@ class StatuteResources:
     cross_references: postprocess.CrossReferences
     definitions: postprocess.Definitions
     faiss_dir: Path | None = None  # where the legal_sections FAISS indexes are
+    #: builds the judgments' votes for sections (`cases`), once, for a config that asks: the
+    #: index of every judgment's text takes about 30 s, which a search session need not pay
+    case_votes: Callable[[], CaseVotes] | None = None
 
     def __post_init__(self) -> None:
         self.row_of = {doc: i for i, doc in enumerate(self.documents["doc_id"])}
@@ -129,6 +136,13 @@ class StatuteResources:
                                        {})
         index, _ = faiss_index.load(self.faiss_dir, f"{COLLECTION}.{kind}", expect)
         return index
+
+    @functools.cached_property
+    def votes(self) -> CaseVotes:
+        if self.case_votes is None:
+            raise ConfigError("the cases retriever needs the judgments' citations, which these "
+                              "resources lack")
+        return self.case_votes()
 
     def bm25(self, include_repealed: bool) -> BM25Retriever:
         if include_repealed not in self._bm25:
@@ -191,6 +205,9 @@ class StatuteSearch:
             return StoreFeedback(resources.store, COLLECTION, resources.vector,
                                  int(spec.get("examples", 5)), float(spec.get("a", 1.0)),
                                  float(spec.get("b", 1.0)), float(spec.get("c", 0.0)), where)
+        if name == "cases":
+            return CaseVoting(resources.votes, int((self.params.get("cases") or {}).get(
+                "voters", VOTERS)), self.searchable.__contains__)
         if name == "qdrant-hybrid":
             spec = self.params.get("hybrid", {})
             return StoreHybrid(
@@ -201,17 +218,20 @@ class StatuteSearch:
                 mmr_diversity=spec.get("mmr_diversity"),
                 prefetch_k=int(spec.get("prefetch_k", 100)), where=where)
         raise ConfigError(f"config {self.name}: unknown retriever {name!r} (expected dense, "
-                          "sparse, bm25, faiss-flat, faiss-hnsw, dense-feedback or "
-                          "qdrant-hybrid)")
+                          "sparse, bm25, faiss-flat, faiss-hnsw, dense-feedback, "
+                          "qdrant-hybrid or cases)")
 
-    def query(self, text: str, as_of: date | None = None) -> Query:
+    def query(self, text: str, as_of: date | None = None, excluded: Collection[str] = ()
+              ) -> Query:
         dense = self.resources.embedder.encode([text])[0]
         return Query(text, dense, query_vector(text), self.resources.analyzer.analyze(text),
-                     as_of=as_of)
+                     as_of=as_of, excluded=frozenset(excluded))
 
-    def search(self, text: str, k: int = 5, as_of: date | None = None) -> list[Hit]:
-        """The top-k sections (5 by default, as the served system shows them)."""
-        query = self.query(text, as_of)
+    def search(self, text: str, k: int = 5, as_of: date | None = None,
+               excluded: Collection[str] = ()) -> list[Hit]:
+        """The top-k sections (5 by default, as the served system shows them); `excluded`
+        judgments never vote (`cases`)."""
+        query = self.query(text, as_of, excluded)
         depth = int(self.params.get("candidates", 100))
         runs = {name: retriever.search(query, depth)
                 for name, retriever in self.retrievers.items()}
@@ -253,6 +273,8 @@ class StatuteSearch:
         if method == "rrf":
             return rrf(runs, float(spec.get("k", 60)), weights,
                        spec.get("convention", "classic"))
+        if method == "cascade":
+            return cascade(runs)
         return score_fusion(runs, method, spec.get("norm", "min-max"), weights)
 
 

@@ -3,16 +3,18 @@ crowds out the other. Results are judgments (a judgment's best chunk stands for 
 methods of KG-CiteRAG (spec 003 sections 6-7) are retrievers, fused by weighted RRF with its
 query-adaptive weights.
 
-Config keys: retrievers (dense, sparse, entity, graph, date, bench), fusion (as for statutes,
+Config keys: retrievers (dense, sparse, document, entity, graph, date, bench), fusion (as for
+statutes,
 plus `weights: kg-citerag` for the dynamic weights), candidates (depth per retriever, 20 in
 the spec), graph_seeds (how many fused dense + sparse judgments seed the graph expansion),
-chunks_per_judgment (the evidence list's cap, 2 in the spec).
+chunks_per_judgment (the evidence list's cap, 2 in the spec), document: {terms} (BM25 over
+whole judgments, the query cut to its `terms` rarest terms; all of it when absent).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,12 +26,13 @@ from nyaya.index.lookups import CitationGraph, EntityIndex
 from nyaya.index.sparse import query_vector
 from nyaya.index.store import StoreHit, VectorStore, Where
 from nyaya.retrieval.base import Hit, ranked
+from nyaya.retrieval.bm25 import BM25Retriever
 from nyaya.retrieval.fusion import rrf
 from nyaya.retrieval.pipeline import ConfigError, config_retrievers
 from nyaya.retrieval.retrievers import EntityLookup, GraphExpansion, Query
 
 COLLECTION = "sc_judgments"
-METHODS = ("dense", "sparse", "entity", "graph", "date", "bench")
+METHODS = ("dense", "sparse", "document", "entity", "graph", "date", "bench")
 
 
 def kg_citerag_weights(analysis: Any) -> dict[str, float]:
@@ -88,6 +91,23 @@ class PrecedentResources:
     entities: EntityIndex
     graph: CitationGraph
     judgments: pd.DataFrame  # doc_id, source, judges
+    #: builds BM25 over whole judgments (`document`), once, for a config that asks: indexing
+    #: every judgment's text takes about 30 s, which a search session need not pay
+    whole_judgments: Callable[[], BM25Retriever] | None = None
+
+    @functools.cached_property
+    def documents(self) -> BM25Retriever:
+        if self.whole_judgments is None:
+            raise ConfigError("the document retriever needs the judgments' texts, which these "
+                              "resources lack")
+        return self.whole_judgments()
+
+    def within(self, sources: tuple[str, ...] | None) -> np.ndarray | None:
+        """A mask over `documents`' judgments: those of the given sources (None: all)."""
+        if not sources:
+            return None
+        return np.isin(np.array([self.source_of.get(doc, "") for doc in
+                                 self.documents.doc_ids]), sources)
 
     def __post_init__(self) -> None:
         # a whole judgment as the query (IRLeD) costs ~0.5 s to analyse: once per text, and
@@ -166,6 +186,11 @@ class PrecedentSearch:
                                                  pool or None)
             chunk_runs.add(hits, "sparse")
             runs["sparse"] = judgments_of(hits, "sparse")[:depth]
+        if "document" in wanted:
+            spec = self.params.get("document") or {}
+            runs["document"] = [Hit(hit.doc_id, hit.score, "document") for hit in
+                                resources.documents.search(text, depth, terms=spec.get("terms"),
+                                                           within=resources.within(sources))]
         if "entity" in wanted:
             runs["entity"] = self._in_pool(EntityLookup(resources.entities).search(
                 query, depth * 5), sources)[:depth]

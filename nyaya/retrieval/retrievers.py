@@ -15,6 +15,7 @@ from nyaya.index.lookups import CitationGraph, EntityIndex
 from nyaya.index.store import NaiveFeedback, ScoreBoost, StoreHit, VectorStore, Where
 from nyaya.retrieval.base import Hit, ranked
 from nyaya.retrieval.bm25 import BM25Retriever
+from nyaya.retrieval.case_votes import CaseVotes
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class Query:
     analysis: Any  # nyaya.retrieval.query_analysis.QueryAnalysis
     as_of: date | None = None  # date of the conduct asked about; None: today
     seeds: tuple[str, ...] = field(default=())  # judgment doc ids found by earlier stages
+    excluded: frozenset[str] = frozenset()  # judgments that never vote (the query's own)
 
 
 class Retriever(Protocol):
@@ -224,3 +226,17 @@ class GraphExpansion:
             for doc in neighbour.doc_ids:
                 hits.setdefault(doc, neighbour.pagerank)
         return ranked(Hit(doc, score, self.name) for doc, score in hits.items())[:k]
+
+
+@dataclass
+class CaseVoting:
+    """Sections voted for by the judgments nearest the query (nyaya.retrieval.case_votes),
+    within the sections `keep` allows; the query's `excluded` judgments never vote."""
+
+    votes: CaseVotes
+    voters: int
+    keep: Callable[[str], bool]
+    name: str = "cases"
+
+    def search(self, query: Query, k: int) -> list[Hit]:
+        return self.votes.search(query.text, k, self.voters, query.excluded, self.keep)

@@ -1,0 +1,118 @@
+"""Statutes through similar cases: the judgments most like a question vote for what they cite.
+
+A fact pattern shares few words with the section it falls under ("he struck her with an
+iron rod" against "voluntarily causing hurt by dangerous weapons"), but many with the
+judgments that applied that section. So the judgments nearest the question (BM25 over their
+whole text) each vote for the statutes they cite, a vote weighing the judgment's BM25 score;
+docs/retrieval-methods.md has the development-set figures that chose this.
+
+A judgment that prints the question itself is where the question came from, not a similar
+case: its citations are the answer. AILA 2019 took its queries from judgments, some of which
+the corpus holds; such a judgment never votes (`prints_query`), nor does any judgment the
+caller excludes (a development query's own judgment and its recorded duplicates). The
+check samples the question's 8-word runs and looks each up in the judgment's words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Mapping, Sequence
+
+from nyaya.retrieval.base import Hit, ranked
+from nyaya.retrieval.bm25 import BM25Retriever
+
+WORD = re.compile(r"[a-z0-9]+")
+#: Word runs compared between a question and a judgment: 8 words rarely repeat by chance.
+SHINGLE = 8
+#: Share of the question's word runs a judgment must print to be the question's source. The
+#: AILA queries whose judgment the corpus holds share 0.67-0.90 of their runs with it, other
+#: judgments near 0.
+SOURCE_SHARE = 0.5
+#: Judgments that vote, by default.
+VOTERS = 20
+
+
+#: Word runs of the question looked for in a judgment, spread evenly over the question.
+SAMPLED_RUNS = 32
+
+
+def words_of(text: str) -> str:
+    """The text's words (lower case, letters and digits), space-separated and space-ended,
+    so that a run of them is found by plain substring search."""
+    return f" {' '.join(WORD.findall(text.lower()))} "
+
+
+def question_runs(text: str, size: int = SHINGLE, sampled: int = SAMPLED_RUNS
+                  ) -> tuple[str, ...]:
+    """At most `sampled` of the text's runs of `size` consecutive words, evenly spread (none
+    for a text shorter than `size` words), each as `words_of` writes it."""
+    words = WORD.findall(text.lower())
+    starts = range(len(words) - size + 1)
+    step = max(1, len(starts) / sampled) if starts else 1
+    return tuple(f" {' '.join(words[int(i * step):int(i * step) + size])} "
+                 for i in range(min(sampled, len(starts))))
+
+
+def prints_query(runs: tuple[str, ...], words: str, share: float = SOURCE_SHARE) -> bool:
+    """Whether a judgment (its `words_of`) holds at least `share` of the question's `runs`."""
+    return bool(runs) and sum(run in words for run in runs) >= share * len(runs)
+
+
+class CaseVotes:
+    """Targets (statute ids of any scheme) ranked by the votes of the judgments nearest a
+    question. `cites` maps a judgment to the targets it cites; a judgment citing none never
+    votes but still counts among the nearest."""
+
+    method = "cases"
+
+    def __init__(self, judgments: BM25Retriever, texts: Mapping[str, str],
+                 cites: Mapping[str, Collection[str]]) -> None:
+        missing = [doc for doc in judgments.doc_ids if doc not in texts]
+        if missing:
+            raise ValueError(f"no text for {len(missing)} indexed judgments, {missing[0]} first")
+        self.judgments, self.texts, self.cites = judgments, texts, cites
+        self._words: dict[str, str] = {}  # a judgment's words_of, once it has been near a query
+
+    @classmethod
+    def over(cls, doc_ids: Sequence[str], texts: Sequence[str],
+             cites: Mapping[str, Collection[str]]) -> CaseVotes:
+        """Index the judgments' whole texts (about 25 s for the corpus's 5,108)."""
+        return cls(BM25Retriever(doc_ids, texts), dict(zip(doc_ids, texts, strict=True)), cites)
+
+    def with_cites(self, cites: Mapping[str, Collection[str]]) -> CaseVotes:
+        """The same index voting for another scheme's targets."""
+        return CaseVotes(self.judgments, self.texts, cites)
+
+    def voters(self, text: str, count: int = VOTERS, excluded: Collection[str] = ()
+               ) -> list[Hit]:
+        """The `count` judgments nearest the question, best first, without the excluded
+        ones and those that print the question."""
+        runs = question_runs(text)
+        depth = 2 * count + len(excluded)
+        while True:
+            nearest = self.judgments.search(text, depth)
+            found = []
+            for hit in nearest:
+                if hit.doc_id in excluded:
+                    continue
+                if hit.doc_id not in self._words:
+                    self._words[hit.doc_id] = words_of(self.texts[hit.doc_id])
+                if prints_query(runs, self._words[hit.doc_id]):
+                    continue
+                found.append(hit)
+                if len(found) == count:
+                    return found
+            if len(nearest) < depth:  # every judgment sharing a term was looked at
+                return found
+            depth *= 2
+
+    def search(self, text: str, k: int, count: int = VOTERS, excluded: Collection[str] = (),
+               keep: Callable[[str], bool] | None = None) -> list[Hit]:
+        """The top-k targets (those `keep` allows): each scores the summed BM25 scores of the
+        voters citing it."""
+        votes: dict[str, float] = {}
+        for voter in self.voters(text, count, excluded):
+            for target in self.cites.get(voter.doc_id, ()):
+                if keep is None or keep(target):
+                    votes[target] = votes.get(target, 0.0) + voter.score
+        return ranked(Hit(target, score, self.method) for target, score in votes.items())[:k]
