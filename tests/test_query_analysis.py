@@ -194,3 +194,18 @@ def test_analyzer_from_small_tables():
     assert [(s.act_code, s.section, s.relation) for s in repealed.sections] == [
         ("IPC_1860", "377", "repeal")]
     assert analyzer.analyze("BNS 103").query_type == "section_lookup"
+
+
+@pytest.mark.parametrize("spans", [
+    [], [(0, 3)], [(2, 5), (4, 9)], [(5, 5)], [(7, 3)], [(-2, 2)], [(8, 40)], [(0, 11)],
+    [(1, 2), (1, 2), (9, 10)],
+])
+def test_blanking_spans_matches_the_character_by_character_rule(spans):
+    """Masking a whole judgment (IRLeD queries) was quadratic; the fast form must blank
+    exactly the characters inside some span and keep the length."""
+    from nyaya.retrieval.query_analysis import _blanked
+
+    text = "IPC 302 and"
+    expected = "".join(" " if any(s <= i < e for s, e in spans) else ch
+                       for i, ch in enumerate(text))
+    assert _blanked(text, spans) == expected

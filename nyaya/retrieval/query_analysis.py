@@ -340,6 +340,16 @@ def judge_keys(bench_names: Iterable[str]) -> tuple[frozenset[str], frozenset[st
     return frozenset(names), frozenset(surnames)
 
 
+def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` with every character inside a span replaced by a space (the length kept)."""
+    chars = list(text)
+    for start, end in spans:
+        start, end = max(start, 0), min(end, len(chars))
+        if end > start:
+            chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
 class QueryAnalyzer:
     """Reads queries against the act registry's aliases, the transition map and the bench
     names of the judgments table; `analyze` is pure and deterministic."""
@@ -617,8 +627,7 @@ class QueryAnalyzer:
         case_spans = [span for span, _ in cases]
         cited = [(c.start, c.end) for c in citations if c.kind != CASE_NAME]
         spans = [(m.group_start, m.group_end) for m in mentions] + act_spans + case_spans + cited
-        masked = "".join(" " if any(s <= i < e for s, e in spans) else ch
-                         for i, ch in enumerate(query))
+        masked = _blanked(query, spans)
         query_type, reasons = self._query_type(masked, mentions, refs, old, acts)
         return QueryAnalysis(
             query=query,
