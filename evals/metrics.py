@@ -33,11 +33,11 @@ STATUTE_METRICS = (*DEFAULT_METRICS, "repealed@10")
 
 def to_ranx(frame: pd.DataFrame, qrels: dict[str, dict[str, int]]) -> tuple[Qrels, Run]:
     """ranx objects over the judged queries; ties pre-broken so ranx cannot reorder them."""
-    ranked = strictly_decreasing(frame)
+    ranked = strictly_decreasing(frame[frame["qid"].isin(list(qrels))])
     run: dict[str, dict[str, float]] = {qid: {} for qid in qrels}
-    for row in ranked.itertuples():
-        if row.qid in run:
-            run[row.qid][row.doc_id] = float(row.score)
+    for qid, doc_id, score in zip(ranked["qid"].tolist(), ranked["doc_id"].tolist(),
+                                  ranked["score"].tolist(), strict=True):
+        run[qid][doc_id] = float(score)
     return Qrels(qrels), Run(run)
 
 
