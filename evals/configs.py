@@ -10,6 +10,10 @@ from pathlib import Path
 from evals.inputs import read_yaml
 
 CONFIGS = Path(__file__).resolve().parent / "configs"
+#: Configs measured and not kept among the defaults, each with its reason and figures in its
+#: comments: loadable by name (`nyaya search --config`, `python -m evals.evaluate`), never
+#: evaluated by `make run`.
+TRIED = CONFIGS / "tried"
 
 
 @dataclass(frozen=True)
@@ -25,6 +29,8 @@ class RetrievalConfig:
 
 def load_config(name: str, root: Path = CONFIGS) -> RetrievalConfig:
     path = root / f"{name}.yaml"
+    if root == CONFIGS and not path.exists() and (TRIED / f"{name}.yaml").exists():
+        path = TRIED / f"{name}.yaml"
     params = read_yaml(path)
     if not isinstance(params, dict) or params.get("name") != name:
         raise ValueError(f"{path}: 'name' must be {name!r}")

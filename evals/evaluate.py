@@ -258,3 +258,29 @@ def compare_to_bm25(settings: Settings, runs: pd.DataFrame) -> pd.DataFrame:
     lead = ["queryset", "scope", "config", "baseline", "metric", "delta", "significant",
             "p_holm"]
     return table[lead + [c for c in table.columns if c not in lead]]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m evals.evaluate CONFIG...`: the named configs (defaults or `evals/configs/
+    tried/`) over every set of their side, on the built data; MAP and nDCG@10 per set, over
+    all scored queries and per half. Runs go to `<data>/runs-tried/`, not the pipeline's."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m evals.evaluate", description=main.__doc__)
+    parser.add_argument("configs", nargs="+", metavar="CONFIG")
+    parser.add_argument("--first", type=int, default=None, metavar="N",
+                        help="each set's first N queries only (a quick look)")
+    args = parser.parse_args(argv)
+    settings = Settings.from_env()
+    runs = pd.concat([run.frame() for run in run_configs(
+        settings, args.configs, first=args.first, runs_dir=settings.data_dir / "runs-tried")])
+    metrics = score_runs(settings, runs)
+    shown = metrics[metrics["group_kind"].isin(["all", "split"])]
+    table = shown.pivot_table(index=["queryset", "config"], columns="group",
+                              values=["map", "ndcg@10"]).round(4)
+    print(table.to_string())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -264,3 +264,25 @@ def test_configs_name_their_side_not_their_sets(tmp_path: Path) -> None:
     (tmp_path / "old.yaml").write_text("name: old\nretrievers: [bm25]\nquerysets: [transition]\n")
     with pytest.raises(ValueError, match="'querysets' is no longer read"):
         load_config("old", tmp_path)
+
+
+@pytest.mark.parametrize("name", ["cases-weighted-rrf", "lookup-cases-cascade",
+                                  "aila-statutes-cases-rrf"])
+def test_tried_configs_load_by_name_but_are_no_defaults(name):
+    """A config dropped from the defaults stays loadable (its figures can be reproduced) and
+    says why it was dropped, but `make run` never evaluates it."""
+    from evals.configs import TRIED
+
+    config = load_config(name)
+    assert config.name == name and name not in config_names()
+    assert "Tried, not kept" in (TRIED / f"{name}.yaml").read_text(encoding="utf-8")
+
+
+def test_a_default_config_wins_over_a_tried_one_of_the_same_name(tmp_path):
+    (tmp_path / "x.yaml").write_text("name: x\nretrievers: [bm25]\ntop_k: 10\n")
+    (tmp_path / "tried").mkdir()
+    (tmp_path / "tried" / "y.yaml").write_text("name: y\nretrievers: [bm25]\ntop_k: 10\n")
+    assert config_names(tmp_path) == ["x"]
+    assert load_config("x", tmp_path).params["top_k"] == 10
+    with pytest.raises(FileNotFoundError):  # tried/ is only the project's own folder's
+        load_config("y", tmp_path)

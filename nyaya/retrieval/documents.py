@@ -41,7 +41,7 @@ class DocumentResources:
 
 class DocumentSearch:
     """One config over the documents: `retrievers` from {dense, sparse, cases}; two or more
-    are fused by RRF (`fusion: {method: rrf, k}`) or by `cascade` (the first retriever's
+    are fused by RRF (`fusion: {method: rrf, k, weights}`) or by `cascade` (the first retriever's
     ranking, then what the next ones add). `cases: {voters}` sets how many similar
     judgments vote."""
 
@@ -61,6 +61,7 @@ class DocumentSearch:
             raise ConfigError(f"config {name}: the cases retriever needs the judgments' "
                               "citations, which these resources lack")
         self.rrf_k = float(fusion.get("k", 60))
+        self.weights = fusion.get("weights")
         self.candidates = int(params.get("candidates", 100))
         self.voters = int((params.get("cases") or {}).get("voters", VOTERS))
 
@@ -82,4 +83,4 @@ class DocumentSearch:
             return next(iter(runs.values()))[:k]
         if self.fusion == "cascade":
             return cascade(runs)[:k]
-        return rrf(runs, k=self.rrf_k)[:k]
+        return rrf(runs, k=self.rrf_k, weights=self.weights)[:k]
