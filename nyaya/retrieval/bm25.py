@@ -1,14 +1,33 @@
-"""BM25 over any table of (doc_id, text), on bm25s with the legal tokenizer."""
+"""BM25 over any table of (doc_id, text), on bm25s with the legal tokenizer, with optional
+RM3 pseudo-relevance feedback."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import bm25s
 import numpy as np
 
 from nyaya.retrieval.base import Hit
 from nyaya.retrieval.tokenize import tokenize
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """RM3 (Abdul-Jaleel et al. 2004): the `docs` best documents of a first search, weighted
+    by their share of its scores, give a term distribution (each term's share of a document's
+    tokens); its `terms` heaviest terms join the query, which keeps `original` of the weight."""
+
+    docs: int = 10
+    terms: int = 20
+    original: float = 0.5
+
+    def __post_init__(self) -> None:
+        if self.docs < 1 or self.terms < 1 or not 0.0 <= self.original <= 1.0:
+            raise ValueError(f"feedback needs docs >= 1, terms >= 1 and 0 <= original <= 1, "
+                             f"got {self}")
 
 
 class BM25Retriever:
@@ -23,6 +42,7 @@ class BM25Retriever:
         if len(set(doc_ids)) != len(doc_ids):
             raise ValueError("doc ids must be unique")
         self.doc_ids = list(doc_ids)
+        self._texts = texts  # read again only for feedback documents
         self._index = bm25s.BM25(k1=k1, b=b)
         self._index.index([tokenize(text) or ["<empty>"] for text in texts], show_progress=False)
         self._vocab = set(self._index.vocab_dict)
@@ -36,9 +56,11 @@ class BM25Retriever:
                       key=lambda t: (frequency[vocab[t]], t))[:count]
 
     def search(self, query: str, k: int = 10, *, terms: int | None = None,
-               within: np.ndarray | None = None) -> list[Hit]:
+               within: np.ndarray | None = None, feedback: Feedback | None = None
+               ) -> list[Hit]:
         """The top k documents; `terms` reduces the query to its rarest terms (`top_terms`),
-        `within` (a mask over the indexed documents) keeps the search inside a pool."""
+        `within` (a mask over the indexed documents) keeps the search inside a pool,
+        `feedback` searches again with the query expanded by RM3."""
         tokens = (self.top_terms(query, terms) if terms else
                   [t for t in tokenize(query) if t in self._vocab])
         if not tokens:
@@ -46,11 +68,56 @@ class BM25Retriever:
         scores = self._index.get_scores(tokens)
         if within is not None:
             scores = np.where(within, scores, 0.0)
+        if feedback is not None:
+            expanded = self.expanded(tokens, scores, self._top(scores, feedback.docs), feedback)
+            scores = sum(weight * self._index.get_scores([term])
+                         for term, weight in sorted(expanded.items()))
+            if within is not None:
+                scores = np.where(within, scores, 0.0)
+        return [Hit(self.doc_ids[i], float(scores[i]), self.method) for i in self._top(scores, k)]
+
+    def expanded(self, tokens: Sequence[str], scores: np.ndarray, feedback_docs: Sequence[int],
+                 feedback: Feedback) -> dict[str, float]:
+        """The RM3 query: the query's term distribution and the relevance model of the
+        feedback documents (weighted by their first-pass `scores`), mixed `feedback.original`
+        to the rest (weights sum to 1)."""
+        query = {term: count / len(tokens) for term, count in Counter(tokens).items()}
+        model: Counter[str] = Counter()
+        total = float(sum(scores[i] for i in feedback_docs))
+        for i in feedback_docs:
+            words = [t for t in tokenize(self._texts[i]) if t in self._vocab]
+            if words and total > 0:
+                share = float(scores[i]) / total
+                for term, count in Counter(words).items():
+                    model[term] += share * count / len(words)
+        top = sorted(model.items(), key=lambda item: (-item[1], item[0]))[:feedback.terms]
+        mass = sum(weight for _, weight in top)
+        mixed = {term: feedback.original * weight for term, weight in query.items()}
+        for term, weight in top:
+            mixed[term] = mixed.get(term, 0.0) + (1 - feedback.original) * weight / mass
+        return mixed
+
+    def _top(self, scores: np.ndarray, k: int) -> list[int]:
+        """Positions of the k best positive scores, ties by doc id."""
         candidates = np.flatnonzero(scores > 0)
         if len(candidates) > k:
             # Keep every document scoring at least the k-th best, so ties at the cut are
             # settled by doc id below rather than by argpartition's arbitrary order.
             kth = np.partition(scores[candidates], len(candidates) - k)[len(candidates) - k]
             candidates = candidates[scores[candidates] >= kth]
-        ranked = sorted(candidates, key=lambda i: (-float(scores[i]), self.doc_ids[i]))[:k]
-        return [Hit(self.doc_ids[i], float(scores[i]), self.method) for i in ranked]
+        return sorted(candidates, key=lambda i: (-float(scores[i]), self.doc_ids[i]))[:k]
+
+
+def feedback_of(config: str, spec: Mapping | None) -> Feedback | None:
+    """A config's `prf: {docs, terms, original}` (None when absent), refused by config name."""
+    if spec is None:
+        return None
+    unknown = sorted(set(spec) - {"docs", "terms", "original"}) if isinstance(spec, Mapping) \
+        else ["(not a mapping)"]
+    if unknown:
+        raise ValueError(f"config {config}: prf takes docs, terms and original, got "
+                         f"{', '.join(map(str, unknown))}")
+    try:
+        return Feedback(**spec)
+    except ValueError as err:
+        raise ValueError(f"config {config}: {err}") from None

@@ -17,7 +17,7 @@ import pandas as pd
 
 from nyaya.index.embedders import Embedder
 from nyaya.retrieval.base import Hit
-from nyaya.retrieval.bm25 import BM25Retriever
+from nyaya.retrieval.bm25 import BM25Retriever, feedback_of
 from nyaya.retrieval.case_votes import VOTERS, CaseVotes
 from nyaya.retrieval.dense import ExactDenseRetriever
 from nyaya.retrieval.fusion import cascade, rrf
@@ -43,7 +43,7 @@ class DocumentSearch:
     """One config over the documents: `retrievers` from {dense, sparse, cases}; two or more
     are fused by RRF (`fusion: {method: rrf, k, weights}`) or by `cascade` (the first retriever's
     ranking, then what the next ones add). `cases: {voters}` sets how many similar
-    judgments vote."""
+    judgments vote, `prf: {docs, terms, original}` adds RM3 feedback to BM25."""
 
     def __init__(self, name: str, params: Mapping, resources: DocumentResources) -> None:
         self.name, self.resources = name, resources
@@ -64,6 +64,7 @@ class DocumentSearch:
         self.weights = fusion.get("weights")
         self.candidates = int(params.get("candidates", 100))
         self.voters = int((params.get("cases") or {}).get("voters", VOTERS))
+        self.feedback = feedback_of(name, params.get("prf"))
 
     def search(self, text: str, k: int = 10, as_of: date | None = None,
                excluded: Collection[str] = ()) -> list[Hit]:
@@ -72,7 +73,8 @@ class DocumentSearch:
         runs: dict[str, list[Hit]] = {}
         for retriever in self.retrievers:
             if retriever == "sparse":
-                runs[retriever] = self.resources.bm25.search(text, self.candidates)
+                runs[retriever] = self.resources.bm25.search(text, self.candidates,
+                                                             feedback=self.feedback)
             elif retriever == "dense":
                 query = self.resources.embedder.encode([text])[0].astype(np.float32)
                 runs[retriever] = self.resources.dense.search_vector(query, self.candidates)

@@ -6,6 +6,7 @@ Config keys (all but `retrievers` optional):
   retrievers: [dense, sparse, bm25, faiss-flat, faiss-hnsw, dense-feedback, qdrant-hybrid,
                cases]           fused when more than one
   cases: {voters: 20}           sections cited by the judgments nearest the query
+  prf: {docs: 10, terms: 20, original: 0.5}   RM3 feedback for the bm25 retriever
   feedback: {examples: 5, a, b, c}   relevance feedback (dense-feedback), c: tuned to fit
   fusion: {method: rrf|cascade|wsum|combsum|combmnz|combmax, k, convention: classic|qdrant,
            norm, weights: {retriever: w}, weights_by_query_type: {type: {retriever: w}}}
@@ -38,7 +39,7 @@ from nyaya.index.sparse import query_vector
 from nyaya.index.store import ScoreBoost, VectorStore
 from nyaya.retrieval import postprocess
 from nyaya.retrieval.base import Hit
-from nyaya.retrieval.bm25 import BM25Retriever
+from nyaya.retrieval.bm25 import BM25Retriever, feedback_of
 from nyaya.retrieval.case_votes import VOTERS, CaseVotes
 from nyaya.retrieval.fusion import cascade, rrf, score_fusion
 from nyaya.retrieval.retrievers import (
@@ -195,7 +196,8 @@ class StatuteSearch:
         if name == "sparse":
             return StoreSparse(resources.store, COLLECTION, where)
         if name == "bm25":
-            return Bm25(resources.bm25(include_repealed))
+            return Bm25(resources.bm25(include_repealed),
+                        feedback=feedback_of(self.name, self.params.get("prf")))
         if name.startswith("faiss-"):
             kind = name.removeprefix("faiss-")
             return FaissDense(resources.faiss(kind), resources.documents["doc_id"].tolist(),

@@ -14,7 +14,7 @@ from nyaya.index.faiss_index import search as faiss_search
 from nyaya.index.lookups import CitationGraph, EntityIndex
 from nyaya.index.store import NaiveFeedback, ScoreBoost, StoreHit, VectorStore, Where
 from nyaya.retrieval.base import Hit, ranked
-from nyaya.retrieval.bm25 import BM25Retriever
+from nyaya.retrieval.bm25 import BM25Retriever, Feedback
 from nyaya.retrieval.case_votes import CaseVotes
 
 
@@ -157,10 +157,11 @@ class FaissDense:
 class Bm25:
     retriever: BM25Retriever
     name: str = "bm25"
+    feedback: Feedback | None = None  # RM3, when the config asks (`prf`)
 
     def search(self, query: Query, k: int) -> list[Hit]:
         return [Hit(hit.doc_id, hit.score, self.name)
-                for hit in self.retriever.search(query.text, k)]
+                for hit in self.retriever.search(query.text, k, feedback=self.feedback)]
 
 
 @dataclass
