@@ -35,7 +35,10 @@ from nyaya.tables import read_table
 from nyaya.verify.gate import verify_text
 
 #: What a side answers with when no config is named: the best untuned config of its
-#: development set in docs/results.md (nyaya-statutes nDCG@10; the AILA and IRLeD MAP).
+#: development set in docs/results.md (nyaya-statutes nDCG@10; the AILA and IRLeD MAP) among
+#: those that answer at once. The `cases` configs score higher (lookup-cases-rrf,
+#: aila-statutes-cases) but index every judgment's text first, about 25 s per process, until
+#: the pipeline keeps that index: name them with `--config`.
 DEFAULT_CONFIGS = {"statutes": "role-citizen", "precedents": "precedents-sparse",
                    "aila-statutes": "aila-statutes-rrf"}
 SNIPPET_CHARS = 240
