@@ -16,7 +16,8 @@ from evals.baseline import (
     load_per_query,
     per_query_path,
 )
-from evals.configs import config_names
+from evals.compare import fusion_against_branches
+from evals.configs import config_names, fused_branches
 from evals.evaluate import (
     EvaluationError,
     as_per_query,
@@ -189,7 +190,10 @@ def evaluation_report(context: dg.AssetExecutionContext, settings: NyayaSettings
                            + ", ".join(f"{k} {v}" for k, v in VERIFICATION_TARGETS.items())
                            + ")": verification_rates,
                            "Significance against BM25 (paired t-test, Holm-corrected within "
-                           "each query set; win / tie / loss per query)": config_comparison},
+                           "each query set; win / tie / loss per query)": config_comparison,
+                           "Fusion against its best branch (each set's measure; a fusion "
+                           "that subtracts is to be dropped)": fusion_against_branches(
+                               metrics, fused_branches())},
                           verification=verification_rates, regression=regression_deltas,
                           comparison=config_comparison)
     context.log.info(f"report written to {folder}")

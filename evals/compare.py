@@ -200,3 +200,42 @@ def compare_configs(runs: Mapping[str, pd.DataFrame], qrels: QrelsLike, baseline
     table["significant"] = table["p_holm"] < alpha
     return table[COLUMNS].astype({"queries": "int64", "wins": "int64", "ties": "int64",
                                   "losses": "int64", "significant": bool})
+
+
+def branches_of(retrievers: Mapping[str, Sequence[str]]) -> dict[str, dict[str, str]]:
+    """fused config -> {retriever: the config that is that retriever alone}, for every config
+    of two or more retrievers (`retrievers`: config -> its retrievers, one side's). A
+    retriever no single-retriever config runs maps to "" (no branch to compare)."""
+    alone = {names[0]: config for config, names in sorted(retrievers.items())
+             if len(names) == 1}
+    return {config: {name: alone.get(name, "") for name in names}
+            for config, names in sorted(retrievers.items()) if len(names) > 1}
+
+
+def fusion_against_branches(metrics: pd.DataFrame, branches: Mapping[str, Mapping[str, str]]
+                            ) -> pd.DataFrame:
+    """Per query set and fused config: its score by the set's measure against its best
+    single-retriever branch. A fusion earns its place only where it is at least as good as
+    that branch (`adds`); `subtracts` marks one to drop. Tuned configs and sets a config or
+    its branches did not run are left out."""
+    overall = metrics[metrics["group"] == "all"]
+    if "fitted_params" in overall:
+        overall = overall[overall["fitted_params"].fillna("") == ""]
+    rows = []
+    for queryset, found in sorted(overall.groupby("queryset")):
+        metric = primary_metric(queryset)
+        score = dict(zip(found["config"], found[metric], strict=True))
+        for config, parts in branches.items():
+            measured = {name: score[branch] for name, branch in parts.items() if branch in score}
+            if config not in score or not measured:
+                continue
+            best = max(sorted(measured), key=measured.__getitem__)
+            delta = float(score[config]) - float(measured[best])
+            rows.append({"queryset": queryset, "config": config, "metric": metric,
+                         "fused": round(float(score[config]), 4), "best_branch": parts[best],
+                         "branch": round(float(measured[best]), 4), "delta": round(delta, 4),
+                         "verdict": "adds" if delta >= 0 else "subtracts",
+                         "no_branch_config": ", ".join(sorted(
+                             name for name, branch in parts.items() if not branch))})
+    return pd.DataFrame(rows, columns=["queryset", "config", "metric", "fused", "best_branch",
+                                       "branch", "delta", "verdict", "no_branch_config"])

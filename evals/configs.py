@@ -53,3 +53,17 @@ def config_names(root: Path = CONFIGS) -> list[str]:
 def configs_for(side: str, root: Path = CONFIGS) -> list[str]:
     """The configs of one side: `statutes` (the default), `precedents` or `aila-statutes`."""
     return [name for name in config_names(root) if side_of(load_config(name, root)) == side]
+
+
+def fused_branches(root: Path = CONFIGS) -> dict[str, dict[str, str]]:
+    """Every fused config of the defaults -> {retriever: the config that runs it alone}, side
+    by side (`evals.compare.branches_of`)."""
+    from evals.compare import branches_of
+
+    by_side: dict[str, dict[str, list[str]]] = {}
+    for name in config_names(root):
+        config = load_config(name, root)
+        by_side.setdefault(side_of(config), {})[name] = list(config.params.get("retrievers",
+                                                                                []))
+    return {fused: parts for retrievers in by_side.values()
+            for fused, parts in branches_of(retrievers).items()}

@@ -336,3 +336,43 @@ def test_runs_read_back_from_trec_files_compare_like_the_frames(tmp_path: Path):
     pd.testing.assert_frame_equal(compare_configs(read, QRELS, "base", metrics=metrics),
                                   expected)
     assert expected["p_value"].tolist() == pytest.approx([r[5] for r in HAND_ROWS])
+
+
+@pytest.mark.parametrize(("retrievers", "expected"), [
+    ({"a": ["dense"], "b": ["sparse"], "ab": ["dense", "sparse"]},
+     {"ab": {"dense": "a", "sparse": "b"}}),
+    ({"b": ["sparse"], "bc": ["sparse", "cases"]}, {"bc": {"sparse": "b", "cases": ""}}),
+    ({"a": ["dense"], "b": ["sparse"]}, {}),
+    ({"h": ["qdrant-hybrid"]}, {}),  # fusion inside one retriever is not a config's fusion
+])
+def test_a_fused_config_s_branches_are_the_single_retriever_configs(retrievers, expected):
+    from evals.compare import branches_of
+
+    assert branches_of(retrievers) == expected
+
+
+def _metrics(rows):
+    return pd.DataFrame([{"queryset": s, "config": c, "group": "all", "ndcg@10": v, "map": v,
+                          "fitted_params": f} for s, c, v, f in rows])
+
+
+@pytest.mark.parametrize(("rows", "expected"), [
+    # at least as good as the best branch: adds; the branch compared is the best one
+    ([("q", "ab", 0.5, ""), ("q", "a", 0.5, ""), ("q", "b", 0.3, "")],
+     [("q", "ab", "a", 0.0, "adds")]),
+    ([("q", "ab", 0.4, ""), ("q", "a", 0.2, ""), ("q", "b", 0.45, "")],
+     [("q", "ab", "b", -0.05, "subtracts")]),
+    # a set where no branch ran, or a tuned fusion, is not compared
+    ([("q", "ab", 0.4, "")], []),
+    ([("q", "ab", 0.4, '{"w": 1}'), ("q", "a", 0.2, "")], []),
+    # AILA is read by MAP, the official measure
+    ([("aila2019-statutes", "ab", 0.1, ""), ("aila2019-statutes", "a", 0.2, "")],
+     [("aila2019-statutes", "ab", "a", -0.1, "subtracts")]),
+])
+def test_fusion_is_compared_with_its_best_branch(rows, expected):
+    from evals.compare import fusion_against_branches
+
+    table = fusion_against_branches(_metrics(rows), {"ab": {"dense": "a", "sparse": "b"}})
+    assert [(r.queryset, r.config, r.best_branch, r.delta, r.verdict)
+            for r in table.itertuples()] == [(q, c, b, pytest.approx(d), v)
+                                             for q, c, b, d, v in expected]
