@@ -4,9 +4,10 @@ pass to a user.
 For every query, the config's top `k` statute sections are written as an answer citing them
 ("BNS_2023 s.103", "Article 21") and run through the gate with the query, the relevance step
 judging by its score alone (never by the qrels: the qrels are what it is measured against).
-Per config: the share of answers VERIFIED / PARTIALLY_VERIFIED / PRECEDENT_ONLY / UNVERIFIED,
-and false positives per query: citations the gate let through that the qrels do not judge
-relevant (the served system's "yes-man" failure), beside its targets.
+Per config: the share of answers VERIFIED / PARTIALLY_VERIFIED / PRECEDENT_ONLY / UNVERIFIED;
+false positives per query, citations the gate let through that the qrels do not judge relevant
+(the served system's "yes-man" failure), beside its targets; and relevant removed per query,
+citations the qrels judge relevant that the gate took out (a removal that misstates the law).
 """
 
 from __future__ import annotations
@@ -81,21 +82,25 @@ def verification_rates(runs: pd.DataFrame, queryset: QuerySet, checker: StatuteC
         top = (run.sort_values(["qid", "rank"]).groupby("qid")["doc_id"]
                .apply(lambda docs: list(docs)[:k]).to_dict())
         statuses: Counter[str] = Counter()
-        false_positives = 0
+        false_positives = relevant_removed = 0
         for qid, query in texts.items():
             answer = ". ".join(cite(doc) for doc in top.get(qid, []))
             report = verify_text(answer, checker, query=query, relevance=judge)
             statuses[report.overall] += 1
             if qid in queryset.qrels:
                 judged = queryset.qrels[qid]
-                false_positives += sum(
-                    1 for v in report.verdicts if v.survives and judged.get(
-                        f"{v.act_code}:{v.section_number}", 0) < 1)
+                grades = [(v.survives, judged.get(f"{v.act_code}:{v.section_number}", 0))
+                          for v in report.verdicts]
+                false_positives += sum(survives and grade < 1 for survives, grade in grades)
+                relevant_removed += sum(not survives and grade >= 1
+                                        for survives, grade in grades)
         total = len(texts)
         rows.append({"config": config, "queryset": queryset.name, "queries": total, "k": k,
                      **{f"{status.lower()}_rate": statuses[status] / total
                         for status in STATUSES},
                      "false_positives_per_query": false_positives / max(len(queryset.qrels), 1),
+                     "relevant_removed_per_query": relevant_removed / max(len(queryset.qrels),
+                                                                         1),
                      **precision_by_area(run, queryset)})
     table = pd.DataFrame(rows)
     return table.assign(missed_targets=[missed_targets(row) for row in

@@ -57,3 +57,19 @@ def test_rates_and_false_positives():
     assert table.at["judged", "precision@3_criminal"] == pytest.approx(1 / 3)
     assert table.at["off-topic", "precision@3_civil"] == 0.0
     assert table.at["off-topic", "precision@3_criminal"] == pytest.approx((1 / 3 + 1 / 3) / 2)
+
+
+def test_a_relevant_section_the_gate_removes_is_counted():
+    """The gate removes ACA 38 from the deposit question as NOT_APPLICABLE; judged relevant
+    there, that removal is counted, once per judged query, and no other config's is."""
+    from evals.querysets import QuerySet
+
+    qrels = {qid: dict(docs) for qid, docs in QUERYSET.qrels.items()}
+    qrels["R1"]["ACA_1996:38"] = 1
+    judged = QuerySet(QUERYSET.name, QUERYSET.queries, qrels)
+    runs = pd.concat([runs_of("off-topic", {"R1": ["ACA_1996:38"], "R3": ["BNS_2023:318"]}),
+                      runs_of("judged", {"R1": ["DRCA_1958:14"]})], ignore_index=True)
+    table = verification_rates(runs, judged, StatuteChecker(REGISTRY, SECTIONS, TRANSITIONS),
+                               RelevanceJudge(SECTIONS, REGISTRY, TRANSITIONS)).set_index("config")
+    assert table.at["off-topic", "relevant_removed_per_query"] == pytest.approx(1 / len(qrels))
+    assert table.at["judged", "relevant_removed_per_query"] == 0.0
