@@ -4,11 +4,11 @@ methods of KG-CiteRAG (spec 003 sections 6-7) are retrievers, fused by weighted 
 query-adaptive weights.
 
 Config keys: retrievers (dense, sparse, document, entity, graph, date, bench), fusion (as for
-statutes,
-plus `weights: kg-citerag` for the dynamic weights), candidates (depth per retriever, 20 in
-the spec), graph_seeds (how many fused dense + sparse judgments seed the graph expansion),
-chunks_per_judgment (the evidence list's cap, 2 in the spec), document: {terms} (BM25 over
-whole judgments, the query cut to its `terms` rarest terms; all of it when absent).
+statutes, plus `weights: kg-citerag` for the dynamic weights), candidates (depth per
+retriever, 20 in the spec), graph_seeds (how many fused dense + sparse judgments seed the
+graph expansion), chunks_per_judgment (the evidence list's cap, 2 in the spec), document:
+{terms} (BM25 over whole judgments, the query cut to its `terms` rarest terms; all of it when
+absent).
 """
 
 from __future__ import annotations
