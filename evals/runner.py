@@ -115,19 +115,25 @@ def section_votes(warehouse: Path) -> CaseVotes:
 
 def load_aila_statute_resources(settings: Settings, store: VectorStore) -> DocumentResources:
     """AILA 2019's 197 statute descriptions in memory, embedded by the sections embedder, and
-    the judgments voting for them through the sections their S ids map to (`store` is unused:
-    the runner opens one per side)."""
+    (for a config that asks) the judgments voting for them (`store` is unused: the runner
+    opens one per side)."""
     documents = aila_statute_documents(settings.corpus_root)
-    votes = judgment_votes(settings.warehouse)
+    return DocumentResources(documents, load_embedder(settings.embedder_of(COLLECTION),
+                                                      settings.models_dir, settings.bge_m3_path),
+                             lambda: aila_statute_votes(settings.warehouse, documents))
+
+
+def aila_statute_votes(warehouse: Path, documents: pd.DataFrame) -> CaseVotes:
+    """`judgment_votes` for AILA's statutes: a judgment votes for the S ids its cited
+    sections map to (`aila_sections`)."""
+    votes = judgment_votes(warehouse)
     statutes_of: dict[str, list[str]] = {}
     for statute, section in aila_sections(documents, read_table(
-            settings.warehouse / "legal_sections_documents.parquet")).items():
+            warehouse / "legal_sections_documents.parquet")).items():
         statutes_of.setdefault(section, []).append(statute)
     cites = {judgment: {statute for section in sections for statute in statutes_of.get(
         section, ())} for judgment, sections in votes.cites.items()}
-    return DocumentResources(documents, load_embedder(settings.embedder_of(COLLECTION),
-                                                      settings.models_dir, settings.bge_m3_path),
-                             votes.with_cites({doc: ids for doc, ids in cites.items() if ids}))
+    return votes.with_cites({doc: ids for doc, ids in cites.items() if ids})
 
 
 #: Each config side's search and the loader of what it reads; the sides never share one list.

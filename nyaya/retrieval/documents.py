@@ -8,7 +8,8 @@ measure. The retrievers and fusion are the same ones the statute side uses.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+import functools
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from datetime import date
 
@@ -31,7 +32,13 @@ FUSIONS = ("rrf", "cascade")
 class DocumentResources:
     documents: pd.DataFrame  # doc_id, text
     embedder: Embedder
-    votes: CaseVotes | None = None  # the judgments voting for the documents (`cases`)
+    #: builds the judgments' votes for the documents (`cases`), once, for a config that asks:
+    #: indexing every judgment's text is not for a search session that never votes
+    case_votes: Callable[[], CaseVotes] | None = None
+
+    @functools.cached_property
+    def votes(self) -> CaseVotes | None:
+        return None if self.case_votes is None else self.case_votes()
 
     def __post_init__(self) -> None:
         ids, texts = self.documents["doc_id"].tolist(), self.documents["text"].tolist()

@@ -102,16 +102,18 @@ class PrecedentResources:
                               "resources lack")
         return self.whole_judgments()
 
+    @functools.cached_property
+    def _document_sources(self) -> np.ndarray:
+        """The source of each of `documents`' judgments, in its order."""
+        return np.array([self.source_of.get(doc, "") for doc in self.documents.doc_ids])
+
     def within(self, sources: tuple[str, ...] | None) -> np.ndarray | None:
         """A mask over `documents`' judgments: those of the given sources (None: all)."""
-        if not sources:
-            return None
-        return np.isin(np.array([self.source_of.get(doc, "") for doc in
-                                 self.documents.doc_ids]), sources)
+        return np.isin(self._document_sources, sources) if sources else None
 
     def __post_init__(self) -> None:
-        # a whole judgment as the query (IRLeD) costs ~0.5 s to analyse: once per text, and
-        # only for configs that use the analysis
+        # a whole judgment as the query (IRLeD) is the slowest text to analyse: once per
+        # text, and only for configs that use the analysis
         self.analyze = functools.lru_cache(maxsize=1024)(self.analyzer.analyze)
         self.source_of = dict(zip(self.judgments["doc_id"], self.judgments["source"],
                                   strict=True))
