@@ -3,10 +3,12 @@
 Why generated: a hand-written list tests what its author thought of; items drawn from the
 tables cover every code, many Acts and every registry year, and stay right when the tables
 change. Each item is one sentence, as a model answer would write it, holding one target
-citation (its span is kept), the verdict(s) right for it and, for false friends and stale
-citations, the successors the verdict must name. No label is decided by calling the verifier:
-labels come from the tables and from the facts stated here. `subclass` says how an item was
-made (the Act for statutes), so misses can be traced.
+citation (its span is kept), the verdict(s) right for it and, for false friends, stale
+citations and siblings, the sections the verdict must name. No label is decided by calling
+the verifier: labels come from the tables and from the facts stated here (the sibling class
+takes only the verifier's two thresholds of what makes titles near the same). `subclass` says
+how an item was made (the Act, or curated_act / other_act, for statutes), so misses can be
+traced.
 
 Statute classes (sections, act_registry, law_transition_map, sub_sections, ingest_quarantine):
 - real_statute: a section that exists and is not "omitted", in a form people write
@@ -35,6 +37,17 @@ Statute classes (sections, act_registry, law_transition_map, sub_sections, inges
 - stale: an IPC / CrPC / IEA section with successors in the map, cited for conduct (`as_of`)
   on or after the repeal date act_registry records (the day itself in about one in five).
   Right: STALE naming exactly its successors.
+- sibling_section: a section cited for the meaning of its neighbour with a near-same title
+  ("negligent conduct with respect to machinery ... Section 287 BNS": 287 is "... fire or
+  combustible matter", 289 "... machinery"): ordered pairs (cited, meant) of sections of one
+  Act and chapter (sections.chapter_number; sections without one are never paired) whose
+  titles share at least the verifier's SIBLING_SHARED content words and SIBLING_JACCARD of
+  them, each title with content words the other lacks (FUNCTION_WORDS such as "been" are not
+  content), the meant title's words not all held by a third section of the chapter (the
+  sentence would describe both). The context is the meant section's title; no other word of
+  the sentence is one only the cited title has. Articles are left out: the rule is for
+  sections. Spread like real_statute, no date. Right: SIBLING_MEANT naming exactly the meant
+  section.
 Titles that name other provisions ("... under section 84 ...") are not used as context: they
 would put a second citation in the sentence.
 
@@ -78,12 +91,16 @@ case): the names written with real citations that the wrong pairings must not be
 `score`, per class: correct = the right status (and, where successors are expected, exactly
 that set); recall = correct / n; precision = of the items of the same kind (statute or case)
 whose verdict is one of the class's right statuses, the share for which that status is right
-(nonexistent_section and past_end share NOT_FOUND, so they share a precision); flagged = a
+(nonexistent_section and past_end share NOT_FOUND, so they share a precision; only
+sibling_section expects SIBLING_MEANT, so its precision is the share of every statute
+SIBLING_MEANT that falls on its items, naming the right sibling or not: a real citation read
+as its neighbour counts against it, a wrong sibling named only against recall); flagged = a
 statute verdict other than VERIFIED, a case verdict NOT_FOUND or NAME_MISMATCH. A target
 citation the extractor does not find at all (MISSED) counts as flagged for a real item and
 as not caught for a wrong one. The targets stand beside each class, then the served system's
 protocol: real citations (real_statute, real_case) not flagged >= 90%, wrong ones
-(nonexistent_section, past_end, false_friend, fabricated_case, name_mismatch) flagged >= 80%.
+(nonexistent_section, past_end, false_friend, sibling_section, fabricated_case, name_mismatch,
+wrong_pairing) flagged >= 80%.
 """
 
 from __future__ import annotations
@@ -107,14 +124,15 @@ from nyaya.tables import read_table
 from nyaya.verify.cases import load_case_verifier
 from nyaya.verify.gate import CaseVerifier, verify_text
 from nyaya.verify.model import CitationVerdict
-from nyaya.verify.statutes import StatuteChecker
+from nyaya.verify.statutes import SIBLING_JACCARD, SIBLING_SHARED, StatuteChecker
 
-STATUTE_CLASSES = ("real_statute", "nonexistent_section", "past_end", "false_friend", "stale")
+STATUTE_CLASSES = ("real_statute", "nonexistent_section", "past_end", "false_friend", "stale",
+                   "sibling_section")
 CASE_CLASSES = ("real_case", "fabricated_case", "name_mismatch", "wrong_pairing")
 CLASSES = STATUTE_CLASSES + CASE_CLASSES
 REAL_CLASSES = ("real_statute", "real_case")
-WRONG_CLASSES = ("nonexistent_section", "past_end", "false_friend", "fabricated_case",
-                 "name_mismatch", "wrong_pairing")  # the served protocol's fakes
+WRONG_CLASSES = ("nonexistent_section", "past_end", "false_friend", "sibling_section",
+                 "fabricated_case", "name_mismatch", "wrong_pairing")  # the served protocol's fakes
 TABLES = {"registry": "act_registry", "sections": "sections", "sub_sections": "sub_sections",
           "transitions": "law_transition_map", "quarantine": "ingest_quarantine",
           "judgments": "judgments", "sc_registry": "sc_case_registry",
@@ -163,6 +181,12 @@ STALE_TEMPLATES = (
     "For the offence committed on {when}, the charge lies under {cite} ({meaning}).",
     "The FIR registered on {when} invokes {cite}, which deals with {meaning}.",
     "For conduct on {when}, the applicable provision is {cite} on {meaning}.",
+)
+SIBLING_TEMPLATES = (
+    "For {meaning}, {cite} applies.",
+    "On {meaning}, the relevant provision is {cite}.",
+    "The provision on {meaning} is {cite}.",
+    "As to {meaning}, see {cite}.",
 )
 CASE_TEMPLATES = (
     "In {name}, {cite}, the Supreme Court held that the appeal must fail.",
@@ -216,6 +240,14 @@ TITLE_STOP = {"with", "from", "that", "this", "which", "other", "under", "such",
               "when", "shall", "section", "sections", "code", "person", "persons", "offence",
               "offences", "punishment", "certain", "cases", "case", "etc", "into", "upon",
               "whom", "them", "their", "being", "made", "matters", "provisions"}
+# Words of four letters or more that say nothing of a section's subject, so neither tie two
+# titles together nor tell them apart ("Procedure when bond has been forfeited").
+FUNCTION_WORDS = {"been", "have", "having", "does", "done", "were", "will", "would", "should",
+                  "could", "than", "then", "there", "here", "they", "what", "whose", "whether",
+                  "while", "whilst", "unless", "only", "another", "also", "same",
+                  "said", "some", "each", "more", "most", "very", "thereof", "therein",
+                  "thereto", "thereunder"}
+SIBLING_STOP = TITLE_STOP | FUNCTION_WORDS
 LOWER_WORDS = {"of", "and", "the", "for", "in", "by", "to", "at", "on"}
 PARTY_TAIL = re.compile(r"(?:\s*(?:&|AND)?\s*(?:ORS|ANR|ETC|OTHERS|ANOTHER)\.?)+\s*$",
                         re.IGNORECASE)
@@ -252,7 +284,19 @@ class _Tables:
                     row["old_section"]))].add((row["new_act_code"], row["new_section"]))
         self.truncated_acts = set(self.quarantine.loc[
             self.quarantine["reason"].isin(TRUNCATION_REASONS), "act_code"].dropna())
+        self.shared_act_titles = {k for k, c in Counter(self.registry["title"].str.lower()
+                                                        ).items() if c > 1}
         self._index_cases()
+
+    def statute_group(self, act: str) -> str | None:
+        """The group a cited Act's items are spread in: each code its own, else curated_act or
+        other_act; None for an Act whose title another Act shares (a citation by title would
+        be ambiguous)."""
+        if act in CODES:
+            return act
+        if str(self.acts[act]["title"]).lower() in self.shared_act_titles:
+            return None
+        return "curated_act" if self.acts[act].get("curated") else "other_act"
 
     def _index_cases(self) -> None:
         """Cases as the tables identify them: a judgment's case_id, else a registry record."""
@@ -335,9 +379,9 @@ def _meaning(title: str) -> str | None:
     return text[:1].lower() + text[1:] if text[1:2].islower() else text
 
 
-def _content(title: str) -> set[str]:
+def _content(title: str, stop: set[str] = TITLE_STOP) -> set[str]:
     """Content words of a title, cut to five letters so that 'murder' meets 'murders'."""
-    return {w[:5] for w in CONTENT_WORD.findall(str(title).lower()) if w not in TITLE_STOP}
+    return {w[:5] for w in CONTENT_WORD.findall(str(title).lower()) if w not in stop}
 
 
 def _distinctive(name: str) -> set[str]:
@@ -425,24 +469,27 @@ def _links(links: Iterable[tuple[str, str]]) -> str:
 # --- statute classes ----------------------------------------------------------------------
 
 
+def _citable(sections: pd.DataFrame) -> pd.DataFrame:
+    """Sections a real citation may name with its title as the context: not omitted, not the
+    Preamble, with a title that names no other provision."""
+    return sections[(sections["status"] != "omitted") & sections["title"].notna()
+                    & (sections["section_number"] != "Preamble")
+                    & ~sections["title"].str.contains(DIGIT, na=True)]
+
+
 def _real_statutes(t: _Tables, rng: random.Random, n: int) -> list[dict]:
-    rows = t.sections[(t.sections["status"] != "omitted") & t.sections["title"].notna()
-                      & (t.sections["section_number"] != "Preamble")
-                      & ~t.sections["title"].str.contains(DIGIT, na=True)]
+    rows = _citable(t.sections)
     units: dict[tuple[str, str], list[str]] = defaultdict(list)
     subs = t.sub_sections[t.sub_sections["unit_kind"] == "sub_section"]
     for act, number, key in zip(subs["act_code"], subs["section_number"], subs["unit_key"],
                                 strict=True):
         if key.startswith(number):
             units[(act, number)].append(key[len(number):])
-    duplicate_titles = {k for k, c in Counter(t.registry["title"].str.lower()).items() if c > 1}
     groups: dict[str, list] = defaultdict(list)
     for row in rows[["act_code", "section_number", "title"]].itertuples(index=False):
-        act = row.act_code
-        if act in CODES:
-            groups[act].append(row)
-        elif str(t.acts[act]["title"]).lower() not in duplicate_titles:  # unambiguous titles
-            groups["curated_act" if t.acts[act].get("curated") else "other_act"].append(row)
+        group = t.statute_group(row.act_code)
+        if group:
+            groups[group].append(row)
     out = []
     for group, row in _spread(rng, {g: [(g, r) for r in rows] for g, rows in groups.items()}, n):
         act, number = row.act_code, row.section_number
@@ -555,6 +602,82 @@ def _stale(t: _Tables, rng: random.Random, n: int) -> list[dict]:
                          expected_successors=_links(links), act_code=old, section_number=key,
                          source=f"{old} repealed on {t.repealed_on[old]}; successors "
                                 f"{_links(links)}"))
+    return out
+
+
+@dataclass(frozen=True)
+class SiblingPair:
+    """A section cited (`cited`) for the meaning of its near-same-titled neighbour (`meant`)."""
+
+    act: str
+    chapter: str
+    cited: str  # section numbers as the sections table holds them
+    meant: str
+    cited_title: str
+    meant_title: str
+    cited_only: frozenset[str]  # content words of the cited title that the meant one lacks
+
+    @property
+    def meaning(self) -> str:
+        return _meaning(self.meant_title) or ""
+
+
+def sibling_pairs(sections: pd.DataFrame) -> list[SiblingPair]:
+    """Ordered pairs of citable sections of one Act and chapter whose titles share at least
+    SIBLING_SHARED content words and SIBLING_JACCARD of them, each with content words the other
+    lacks, the meant one's written meaning holding some of its own; left out when another
+    section of the chapter has every content word of the meant one's title (the sentence
+    would describe it as well). Sections without a chapter are never paired."""
+    chaptered = sections[[isinstance(c, str) and bool(c) for c in sections["chapter_number"]]]
+    citable = set(_citable(chaptered).index)
+    members: dict[tuple[str, str], list[tuple[int, str, str, set[str]]]] = defaultdict(list)
+    for index, act, number, title, chapter in zip(
+            chaptered.index, chaptered["act_code"], chaptered["section_number"],
+            chaptered["title"], chaptered["chapter_number"], strict=True):
+        members[(act, chapter)].append((index, number, str(title), _content(
+            title, SIBLING_STOP) if isinstance(title, str) else set()))
+    out = []
+    for (act, chapter), rows in sorted(members.items()):
+        for i, cited, cited_title, own in rows:
+            for j, meant, meant_title, words in rows:
+                if i == j or i not in citable or j not in citable:
+                    continue
+                shared = own & words
+                if len(shared) < SIBLING_SHARED or len(shared) < SIBLING_JACCARD * len(own | words):
+                    continue
+                if not own - words or not _content(_meaning(meant_title), SIBLING_STOP) \
+                        & (words - own):
+                    continue
+                if any(k != j and words <= other for k, _, _, other in rows):
+                    continue
+                out.append(SiblingPair(act, chapter, cited, meant, cited_title, meant_title,
+                                       frozenset(own - words)))
+    return out
+
+
+def _sibling_templates(pair: SiblingPair) -> list[str]:
+    """The sentence forms holding no word that only the cited section's title has."""
+    return [template for template in SIBLING_TEMPLATES
+            if not _content(template.format(meaning="", cite=""), SIBLING_STOP)
+            & pair.cited_only]
+
+
+def _sibling_sections(t: _Tables, rng: random.Random, n: int) -> list[dict]:
+    groups: dict[str, list] = defaultdict(list)
+    for pair in sibling_pairs(t.sections):
+        group = t.statute_group(pair.act)
+        if group and pair.act != CONSTITUTION and _sibling_templates(pair):
+            groups[group].append((group, pair))
+    out = []
+    for group, pair in _spread(rng, groups, n):
+        out.append(_item("sibling_section", group, "statute",
+                         rng.choice(_sibling_templates(pair)),
+                         _statute_cite(rng, t, pair.act, pair.cited),
+                         slots={"meaning": pair.meaning}, expected="SIBLING_MEANT",
+                         expected_successors=_links([(pair.act, pair.meant)]),
+                         act_code=pair.act, section_number=pair.cited,
+                         source=f"{pair.act} chapter {pair.chapter}: s.{pair.cited} is "
+                                f"'{pair.cited_title}'; s.{pair.meant} is '{pair.meant_title}'"))
     return out
 
 
@@ -917,12 +1040,15 @@ def build_items(warehouse: Path, seed: int = 0, per_class: int = 70) -> pd.DataF
     t = load_tables(warehouse)
     rng = random.Random(seed)
     registry = _registry_cases(t, rng)
-    items = (_real_statutes(t, rng, 2 * per_class) + _nonexistent(t, rng, per_class)
-             + _past_end(t, rng, per_class) + _false_friends(t, rng, per_class)
-             + _stale(t, rng, per_class) + _real_cases(t, rng, 2 * per_class, registry)
+    statutes = (_real_statutes(t, rng, 2 * per_class) + _nonexistent(t, rng, per_class)
+                + _past_end(t, rng, per_class) + _false_friends(t, rng, per_class)
+                + _stale(t, rng, per_class))
+    cases = (_real_cases(t, rng, 2 * per_class, registry)
              + _fabricated_cases(t, rng, per_class, registry)
              + _name_mismatches(t, rng, per_class, registry)
              + _wrong_pairings(t, rng, per_class))
+    # drawn last, so that the class added latest left every earlier item as it was
+    items = statutes + _sibling_sections(t, rng, per_class) + cases
     frame = pd.DataFrame(items)
     frame.insert(0, "id", [f"{row['class']}-{i:04d}" for i, row in enumerate(items)])
     return frame

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nyaya import cli
+from nyaya.citations.statutes import extract_statute_mentions
 from nyaya.tables import write_table
 from nyaya.verify.gate import overall_status, render_blocks, verify_text
 from nyaya.verify.model import (
@@ -428,3 +429,31 @@ def test_a_sibling_with_a_near_identical_title_is_named(text, status, meant):
         assert _successors(verdict) == [("BNS_2023", meant)]
         assert f"describes BNS_2023 s.{meant}" in verdict.reason
         assert not verdict.survives
+
+
+@pytest.mark.parametrize(("citation", "status"), [
+    ("Section 287 of the Bharatiya Nyaya Sanhita, 2023", "SIBLING_MEANT"),  # the Act's year
+    ("BNS_2023 s.287", "SIBLING_MEANT"),  # the act code's year
+    ("s. 287 BNS", "SIBLING_MEANT"),
+    ("BNS 287", "SIBLING_MEANT"),
+    ("Section 287(1) BNS", "SIBLING_MEANT"),  # a sub-section is no second section
+    ("Sections 286 and 287 BNS", None),  # a list: the sentence is the list's
+    ("Sections 286 to 288 of the Bharatiya Nyaya Sanhita, 2023", None),
+    ("Section 287 read with Section 292 BNS", None),
+])
+def test_a_sibling_is_named_whatever_form_the_citation_takes(citation, status):
+    """Sections are counted as the extractor parsed them: a year in the Act's title or code,
+    or a sub-section, does not make one citation a list."""
+    checker = StatuteChecker(REGISTRY, SECTIONS + SIBLINGS, TRANSITIONS)
+    text = f"Negligent conduct with respect to machinery is punishable under {citation}."
+    verdicts = verify_statutes(text, checker)
+    assert {v.text for v in verdicts} == {citation}
+    if status is None:
+        assert [v.status for v in verdicts] == ["VERIFIED"] * len(verdicts)
+    else:
+        (verdict,) = verdicts
+        assert (verdict.status, verdict.section_number) == (status, "287"), verdict.reason
+        assert _successors(verdict) == [("BNS_2023", "289")]
+    # called on its own, the checker parses the phrase again and comes to the same verdicts
+    mentions = extract_statute_mentions(text, checker.aliases)
+    assert [checker.verdict(text, m).status for m in mentions] == [v.status for v in verdicts]

@@ -25,7 +25,10 @@ citation describes a sibling when the context holds none of the cited title's di
 words and some of the sibling's, weighing at least SIBLING_DISTINCT by how rare they are among
 the chapter's titles (log(N / titles holding the word)), and the sibling's description (as for
 FALSE_FRIEND) overlaps the sentence by at least FF_MARGIN more than the cited one's; two siblings
-that tie are left alone.
+that tie are left alone. A phrase that cites two sections or more ("sections 286 and 287 BNS",
+"section 302 read with section 34 IPC") is not judged: its sentence is the list's. Sections are
+counted as the extractor parsed them, so an Act's year ("Section 287 of the Bharatiya Nyaya
+Sanhita, 2023", "BNS_2023 s.287") or a sub-section ("Section 287(1)") is no second section.
 
 The reverse check (an IPC/CrPC/IEA number cited with the new code's meaning) is off by default
 (`reverse_false_friends`): on 3,000 judgment chunks, which cite the old codes correctly, it
@@ -87,7 +90,6 @@ REMOVE = "remove this citation; do not renumber or substitute"
 
 SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9)\]]{3}[.!?])\s+(?=[A-Z\"“‘'(\[])|\n\s*\n")
 WORD = re.compile(r"[a-z]{3,}")
-NUMBER = re.compile(r"\d+")
 SUFFIXES = ("ments", "ment", "ings", "ing", "edly", "ed", "es", "s")
 STOP_WORDS = {
     "the", "and", "for", "with", "any", "all", "shall", "may", "which", "who", "whoever", "whom",
@@ -211,8 +213,10 @@ class StatuteChecker:
         return found
 
     def verdict(self, text: str, mention: StatuteMention, *, as_of: date | None = None,
-                indexed: Callable[[str, str], bool] | None = None) -> CitationVerdict:
-        """The verdict for one mention found in `text`."""
+                indexed: Callable[[str, str], bool] | None = None,
+                listed: bool | None = None) -> CitationVerdict:
+        """The verdict for one mention found in `text`. `listed`: whether the mention's phrase
+        cites other sections too (`cites_several`); None: the phrase is parsed again to tell."""
         verdict = CitationVerdict(
             text=text[mention.group_start:mention.group_end],
             span=(mention.group_start, mention.group_end), kind="statute", status=NOT_FOUND,
@@ -239,7 +243,7 @@ class StatuteChecker:
         friend = self._false_friend(text, mention, result)
         if friend:
             return self._false_friend_verdict(verdict, result, friend)
-        sibling = self._sibling_meant(text, mention, result)
+        sibling = self._sibling_meant(text, mention, result, listed)
         if sibling:
             return self._sibling_verdict(verdict, result, sibling)
         label = provision_label(mention.act_code, result.section_number, mention.unit)
@@ -328,18 +332,21 @@ class StatuteChecker:
             found = self._siblings[own] = (own_title, siblings)
         return found
 
-    def _sibling_meant(self, text: str, mention: StatuteMention,
-                       result: LookupResult) -> dict | None:
+    def _sibling_meant(self, text: str, mention: StatuteMention, result: LookupResult,
+                       listed: bool | None) -> dict | None:
         """The sibling section the words around the citation describe instead of the cited
         one (the module docstring's SIBLING_MEANT rule), or None."""
-        if mention.kind != "section" or not result.chapter_number or \
-                len(NUMBER.findall(text[mention.group_start:mention.group_end])) > 1:
-            return None  # in a list ("sections 396, 397, 450"), the sentence is the list's
+        if mention.kind != "section" or not result.chapter_number:
+            return None
         own = (mention.act_code, normalize_section_number(result.section_number))
         chapter = (mention.act_code, str(result.chapter_number))
         own_title, siblings = self._siblings_of(own, chapter)
         if not siblings:
             return None
+        if listed is None:  # called without the document's mentions: parse the phrase alone
+            listed = bool(cites_several(extract_statute_mentions(mention.text, self.aliases)))
+        if listed:
+            return None  # in a list ("sections 396, 397, 450"), the sentence is the list's
         weights = self._title_weights(chapter)
         context = _terms(citation_context(text, mention.group_start, mention.group_end))
         scored = []
@@ -406,11 +413,14 @@ def verify_statutes(text: str, checker: StatuteChecker, *, as_of: date | None = 
     it, a false-friend check could contradict the verdict on the provision it repeats."""
     verdicts: list[CitationVerdict] = []
     by_span: dict[tuple[int, int, str | None], CitationVerdict] = {}
-    for mention in extract_statute_mentions(text, checker.aliases):
+    mentions = extract_statute_mentions(text, checker.aliases)
+    lists = cites_several(mentions)
+    for mention in mentions:
         antecedent = (by_span.get((*mention.antecedent, mention.section))
                       if mention.antecedent else None)
         if antecedent is None or antecedent.unit != mention.unit:  # "sub-section (2) of it"
-            verdict = checker.verdict(text, mention, as_of=as_of, indexed=indexed)
+            verdict = checker.verdict(text, mention, as_of=as_of, indexed=indexed,
+                                      listed=(mention.group_start, mention.group_end) in lists)
             by_span[(mention.start, mention.end, mention.section)] = verdict
         else:
             written = text[mention.group_start:mention.group_end]
@@ -420,6 +430,19 @@ def verify_statutes(text: str, checker: StatuteChecker, *, as_of: date | None = 
                               f"{antecedent.reason}", successors=list(antecedent.successors))
         verdicts.append(verdict)
     return verdicts
+
+
+def cites_several(mentions: list[StatuteMention]) -> set[tuple[int, int]]:
+    """The phrases (group_start, group_end) among `mentions` that cite two sections or more:
+    "Sections 286 and 287 BNS", "Sections 286 to 288", "Section 302 read with Section 34 IPC".
+    Sections as the extractor parsed them (Act and number), so neither an Act's year
+    ("Section 287 of the Bharatiya Nyaya Sanhita, 2023", "BNS_2023 s.287") nor a sub-section
+    ("Section 287(1)") makes a phrase a list, nor one section named twice in it."""
+    cited: dict[tuple[int, int], set[tuple[str | None, str | None]]] = {}
+    for mention in mentions:
+        cited.setdefault((mention.group_start, mention.group_end), set()).add(
+            (mention.act_code, mention.section))
+    return {span for span, sections in cited.items() if len(sections) > 1}
 
 
 def _names(links: list[dict]) -> str:
