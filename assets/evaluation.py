@@ -2,6 +2,7 @@
 loop itself is the evaluation library's (`evals/evaluate.py`)."""
 
 
+import time
 from datetime import UTC, datetime
 
 import dagster as dg
@@ -27,6 +28,7 @@ from evals.evaluate import (
     score_runs,
 )
 from evals.querysets import load_queryset
+from evals.relevance import train
 from evals.report import markdown_table, speed_table, write_report
 from evals.verification import TARGETS as VERIFICATION_TARGETS
 from evals.verification import verification_rates as rates_of
@@ -34,6 +36,7 @@ from nyaya.provenance import source_fingerprint
 from nyaya.retrieval.query_analysis import QueryAnalyzer
 from nyaya.verify.relevance import RelevanceJudge
 from nyaya.verify.statutes import StatuteChecker
+from nyaya.verify.trained import model_path
 from pipelines.resources import NyayaSettings, output_paths
 
 GROUP = "evaluation"
@@ -111,12 +114,40 @@ def query_type_accuracy(settings: NyayaSettings) -> dg.Output:
         "table": dg.MetadataValue.md(markdown_table(table))})
 
 
-@dg.asset(group_name=GROUP, code_version=CODE_VERSION, deps=["sections", "act_registry",
-                                                            "law_transition_map"])
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION,
+          deps=["sections", "act_registry", "law_transition_map", "judgments",
+                "citation_mentions", "judgment_chunks", "legal_sections_documents",
+                "citation_graph_nodes"])
+def relevance_model(context: dg.AssetExecutionContext,
+                    settings: NyayaSettings) -> dg.MaterializeResult:
+    """The relevance judge's two models, for sections and for precedents, trained on the
+    training halves of the development sets and nyaya-statutes (evals/relevance.py), with their
+    removal figures on the held-out halves."""
+    resolved = settings.resolved()
+    started = time.monotonic()
+    metadata: dict = {}
+    for name, model in zip(("statutes", "precedents"), train(resolved), strict=True):
+        path = model_path(resolved, name)
+        model.save(path)
+        metadata[f"{name}_path"] = dg.MetadataValue.path(str(path))
+        metadata[f"{name}_cuts"] = dg.MetadataValue.json(
+            {kind: vars(cuts) for kind, cuts in model.cuts.items()})
+        metadata[f"{name}_held_out"] = dg.MetadataValue.json(model.figures["held_out"])
+        metadata.update({f"{name}_{queryset}_{figure}": value
+                         for queryset, figures in model.figures["held_out"].items()
+                         for figure, value in figures.items()
+                         if figure in ("not_applicable_precision", "not_applicable_recall",
+                                       "relevant_removed_per_query")})
+    context.log.info(f"relevance models trained in {time.monotonic() - started:.0f}s")
+    return dg.MaterializeResult(metadata=metadata)
+
+
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION,
+          deps=["sections", "act_registry", "law_transition_map", "relevance_model"])
 def verification_rates(settings: NyayaSettings, retrieval_runs: pd.DataFrame) -> dg.Output:
     """The gate over what each statute config would pass to a user (its top 5 sections per
-    nyaya-statutes question): overall-status rates and false positives per query
-    (evals/verification.py), beside the served system's targets."""
+    nyaya-statutes question): overall-status rates, and false positives and relevant sections
+    removed per held-out query (evals/verification.py), beside the served system's targets."""
     resolved = settings.resolved()
     table = rates_of(retrieval_runs, load_queryset("nyaya-statutes"),
                      StatuteChecker.from_settings(resolved),

@@ -28,6 +28,7 @@ import pandas as pd
 
 from evals.querysets import QuerySet
 from evals.tuning import HELDOUT, TRAIN, split_of
+from nyaya.retrieval.case_votes import statute_targets
 
 MASK = "[?CITATION?]"  # IRLeD's placeholder
 STATUTES_SET, AILA_SET, PRECEDENTS_SET = "cited-statutes", "cited-aila-statutes", "cited-precedents"
@@ -102,11 +103,6 @@ def aila_sections(aila: pd.DataFrame, sections: pd.DataFrame) -> dict[str, str]:
     return found
 
 
-def statute_targets(mentions: pd.DataFrame) -> pd.Series:
-    """The section doc id (`act_code:section`) of each statute mention, NaN where unresolved."""
-    return mentions["act_code"].str.cat(mentions["section"], sep=":")
-
-
 def passage_queries(mentions: pd.DataFrame, chunks: pd.DataFrame, texts: Mapping[str, str],
                     judged: Mapping[str, Iterable[str]]) -> pd.DataFrame:
     """One passage per judgment: its first chunk (chunk_id, ordinal, start, end) that cites a
@@ -174,17 +170,6 @@ def with_judgment(queries: pd.DataFrame, duplicates: Mapping[str, set[str]]) -> 
     for each: its case's judgments, never ranked for it nor voting for its statutes."""
     cases = [duplicates.get(qid, {qid}) for qid in queries["qid"]]
     return queries.assign(judgment=list(map(min, cases)), excluded=list(map(sorted, cases)))
-
-
-def cited_sections(mentions: pd.DataFrame) -> dict[str, set[str]]:
-    """judgment doc id -> the section doc ids (`act_code:section`) its statute mentions
-    resolve to, in any status: what a judgment votes for (nyaya.retrieval.case_votes)."""
-    statutes = mentions[mentions["mention_type"] == "statute"]
-    cited: dict[str, set[str]] = {}
-    for doc_id, section in zip(statutes["doc_id"], statute_targets(statutes), strict=True):
-        if isinstance(section, str):
-            cited.setdefault(doc_id, set()).add(section)
-    return cited
 
 
 def dev_set(name: str, queries: pd.DataFrame, split: str, count: int | None) -> QuerySet:

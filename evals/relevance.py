@@ -1,164 +1,332 @@
-"""Calibration of the relevance judge's thresholds on a labeled set, and the judge that knows
-the labeled sets' qrels (`nyaya.verify.relevance` explains the score and what was found).
+"""Training of the relevance models on distant supervision (`nyaya.verify.relevance` and
+`nyaya.verify.precedents` say what they see and why), their cuts, their figures on held-out
+halves, and the judge that knows the labeled sets' qrels.
 
-Run `NYAYA_DATA=data .venv/bin/python -m evals.relevance` to print the calibration on a
-warehouse: the source of T_LOW and T_HIGH."""
+Run `NYAYA_DATA=data .venv/bin/python -m evals.relevance` to train on a warehouse and print the
+figures (what the relevance_model asset does, without writing the models)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
-from itertools import pairwise
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from itertools import islice
 
+import numpy as np
+import pandas as pd
+from sklearn.ensemble import HistGradientBoostingClassifier
+from sklearn.model_selection import GroupKFold
+from threadpoolctl import threadpool_limits
+
+from evals.citation_sets import POOL, PRECEDENTS_SET, STATUTES_SET, dev_set
+from evals.corpus_sets import dev_queries
 from evals.querysets import QuerySet, load_queryset
 from evals.tuning import HELDOUT, TRAIN, split_of
+from nyaya.retrieval.case_votes import section_votes
 from nyaya.settings import Settings
+from nyaya.tables import read_table
 from nyaya.verify.model import NOT_APPLICABLE, RELEVANT, TANGENTIAL
+from nyaya.verify.precedents import PrecedentFeatures, PrecedentJudge, judgment_pagerank
 from nyaya.verify.relevance import (
     MIN_REMOVAL_PRECISION,
     NEGATIVE_DEPTH,
+    PairFeatures,
     RelevanceJudge,
     doc_key,
+    judge_tables,
 )
+from nyaya.verify.trained import PASSAGE, QUESTION, Cuts, RelevanceModel
 
 #: the sets whose queries the judge answers from their qrels
 LABELED_SETS = ("nyaya-statutes",)
+#: passages of cited-statutes' training half the model learns from (about 20 pairs each): twice
+#: as many gave the same held-out figures within 0.02 at four times the fitting time
+TRAINING_PASSAGES = 800
+#: held-out passages of cited-statutes the figures are read on
+HELDOUT_PASSAGES = 200
+#: whole judgments of cited-precedents the precedent model learns from, and is read on
+PRECEDENT_TRAINING, PRECEDENT_HELDOUT = 300, 100
+FOLDS = 5  # out-of-fold probabilities for the cuts: a model scores its own training pairs too well
+CLASSES = (RELEVANT, TANGENTIAL, NOT_APPLICABLE)
+#: a section a judgment cites is one it relied on: RELEVANT to its passage
+CITED_GRADE = 2
 
 
 def labeled_judge(settings: Settings) -> RelevanceJudge:
-    """The judge over the warehouse tables, with the labeled sets' qrels."""
+    """The judge over the warehouse tables and the trained model, with the labeled sets'
+    qrels."""
     return RelevanceJudge.from_settings(settings, [load_queryset(name) for name in LABELED_SETS])
-
-
-CLASSES = (RELEVANT, TANGENTIAL, NOT_APPLICABLE)
 
 
 def gold_class(grade: int) -> str:
     return RELEVANT if grade >= 2 else TANGENTIAL if grade == 1 else NOT_APPLICABLE
 
 
-def classify(score: float, t_low: float, t_high: float) -> str:
-    return RELEVANT if score >= t_high else TANGENTIAL if score >= t_low else NOT_APPLICABLE
-
-
 @dataclass(frozen=True)
-class LabeledPair:
+class JudgedQuery:
+    """One query to draw pairs from: its judged documents (doc ids: sections, or judgments) and
+    the judgments that must not vote or count as near (its own judgment and its duplicates)."""
+
+    queryset: str
     qid: str
-    act_code: str
-    section_number: str
-    grade: int  # 0 for an unjudged negative
-    origin: str  # judged | retrieved (top BM25 hit) | neighbour (next to a judged section)
-    score: float
+    text: str
+    grades: dict[str, int]
+    excluded: tuple[str, ...] = ()
+
+    @property
+    def sections(self) -> dict[tuple[str, str], int]:
+        return {doc_key(doc): grade for doc, grade in self.grades.items()}
 
 
-def calibration_pairs(judge: RelevanceJudge, queryset: QuerySet,
-                      depth: int = NEGATIVE_DEPTH) -> list[LabeledPair]:
-    """Every judged pair of the set's judged queries, with the score path's score, plus as
-    negatives what a plain retrieval or a near miss would cite: the query's top `depth` BM25
-    sections and the Act neighbours of its judged sections, when unjudged."""
-    pairs = []
-    text = dict(zip(queryset.queries["qid"], queryset.queries["query"], strict=True))
-    for qid in sorted(queryset.qrels):
-        grades = {doc_key(doc): grade for doc, grade in queryset.qrels[qid].items()}
-        origins = dict.fromkeys(grades, "judged")
-        for key in judge.top_sections(text[qid], depth):
-            origins.setdefault(key, "retrieved")
-        for key in list(grades):
-            for near in judge.neighbours(*key):
-                origins.setdefault(near, "neighbour")
-        pairs += [LabeledPair(qid, act, section, grades.get((act, section), 0), origin,
-                              judge.score(text[qid], act, section).total)
-                  for (act, section), origin in origins.items()]
-    return pairs
+def judged_queries(queryset: QuerySet, grade: int | None = None) -> list[JudgedQuery]:
+    """The set's judged queries; `grade` replaces every judged grade (a development set judges
+    all its sections 1)."""
+    rows = queryset.queries.set_index("qid")
+    return [JudgedQuery(queryset.name, qid, str(rows.at[qid, "query"]),
+                        {doc: grade or g for doc, g in queryset.qrels[qid].items()},
+                        tuple(rows.at[qid, "excluded"]) if "excluded" in rows else ())
+            for qid in sorted(queryset.qrels) if qid in rows.index]
 
 
-def _cuts(scores: Sequence[float]) -> list[float]:
-    """Candidate thresholds: the lowest score, the midpoints between distinct scores and one
-    above the highest (so that 'nothing reaches it' is a candidate too)."""
-    values = sorted(set(scores))
-    middles = [round((a + b) / 2, 4) for a, b in pairwise(values)]
-    return [values[0], *middles, values[-1] + 1.0]
+def candidates(judge: RelevanceJudge, query: JudgedQuery, depth: int = NEGATIVE_DEPTH
+               ) -> dict[tuple[str, str], str]:
+    """Section -> origin: the judged ones, and as negatives when unjudged what a plain
+    retrieval, a retrieval through similar cases or a near miss would cite: the top `depth`
+    BM25 sections, the top `depth` voted ones, and the Act neighbours of the judged ones."""
+    origins = dict.fromkeys(query.sections, "judged")
+    for key in judge.top_sections(query.text, depth, query.excluded):
+        origins.setdefault(key, "retrieved")
+    for key in judge.top_voted(query.text, depth, query.excluded):
+        origins.setdefault(key, "voted")
+    for key in list(query.sections):
+        for near in judge.neighbours(*key):
+            origins.setdefault(near, "neighbour")
+    return origins
 
 
-def class_figures(scores: Sequence[float], grades: Sequence[int], t_low: float,
-                  t_high: float) -> dict[str, dict[str, float]]:
-    """Precision, recall and support (gold pairs) per class at the given thresholds."""
+def feature_pairs(judge: RelevanceJudge, queries: Iterable[JudgedQuery]) -> pd.DataFrame:
+    """One row per candidate pair: the query's set, qid and kind, the section, its origin and
+    grade (0 when unjudged), and the model's features (PairFeatures.NAMES)."""
+    rows = []
+    for query in queries:
+        grades = query.sections
+        for (act, section), origin in candidates(judge, query).items():
+            features = judge.features(query.text, act, section, query.excluded)
+            rows.append({"queryset": query.queryset, "qid": query.qid, "kind": features.kind,
+                         "act_code": act, "section_number": section, "origin": origin,
+                         "grade": grades.get((act, section), 0),
+                         **dict(zip(PairFeatures.NAMES, features.vector(), strict=True))})
+    return pd.DataFrame(rows)
+
+
+def verdict_figures(verdicts: Sequence[str], grades: Sequence[int]
+                    ) -> dict[str, dict[str, float]]:
+    """Precision, recall and support (gold pairs) per class of the given verdicts."""
     gold = [gold_class(g) for g in grades]
-    predicted = [classify(s, t_low, t_high) for s in scores]
     figures = {}
     for name in CLASSES:
-        hits = sum(p == g == name for p, g in zip(predicted, gold, strict=True))
-        said, support = predicted.count(name), gold.count(name)
+        hits = sum(v == g == name for v, g in zip(verdicts, gold, strict=True))
+        said, support = list(verdicts).count(name), gold.count(name)
         figures[name] = {"precision": round(hits / said, 3) if said else 0.0,
                          "recall": round(hits / support, 3) if support else 0.0,
                          "support": support}
     return figures
 
 
-def _macro_f1(figures: dict[str, dict[str, float]]) -> float:
-    f1 = [2 * f["precision"] * f["recall"] / (f["precision"] + f["recall"])
-          if f["precision"] + f["recall"] else 0.0 for f in figures.values()]
-    return sum(f1) / len(f1)
+def class_figures(scores: Sequence[float], grades: Sequence[int], cuts: Cuts
+                  ) -> dict[str, dict[str, float]]:
+    """verdict_figures at the given cuts."""
+    return verdict_figures([cuts.verdict(s) for s in scores], grades)
 
 
-def removal_precision(scores: Sequence[float], grades: Sequence[int], cut: float) -> float:
-    """Share of the pairs scoring below `cut` that are not relevant (1.0 when none is)."""
-    below = [g for s, g in zip(scores, grades, strict=True) if s < cut]
-    return sum(g < 1 for g in below) / len(below) if below else 1.0
-
-
-def fit_thresholds(scores: Sequence[float], grades: Sequence[int],
-                   min_precision: float = MIN_REMOVAL_PRECISION) -> tuple[float, float]:
-    """(t_low, t_high): t_low the highest cut whose removals (pairs below it) are at least
-    `min_precision` unjudged; t_high the cut at or above it with the best macro F1 of the three
-    classes, the lowest on a tie."""
+def fit_cuts(scores: Sequence[float], grades: Sequence[int],
+             min_precision: float = MIN_REMOVAL_PRECISION) -> Cuts:
+    """The removal cut: the highest whose removals (pairs below it) are at least
+    `min_precision` unjudged; the relevant cut: at or above it, the best macro F1 of the
+    classes judged among the pairs (RELEVANT at or above it, TANGENTIAL between), the lowest on
+    a tie. Candidates: the lowest score, the midpoints between distinct scores and one above
+    the highest. Counted from sorted scores, so tens of thousands of pairs take a moment."""
     if not any(g >= 1 for g in grades):
         raise ValueError("no judged pair to calibrate on")
-    cuts = _cuts(scores)
-    t_low = max(c for c in cuts if removal_precision(scores, grades, c) >= min_precision)
-    t_high = max((c for c in cuts if c >= t_low),
-                 key=lambda c: (round(_macro_f1(class_figures(scores, grades, t_low, c)), 9), -c))
-    return t_low, t_high
+    values = np.unique(np.asarray(scores, dtype=float))
+    cuts = np.concatenate([values[:1], (values[:-1] + values[1:]) / 2, values[-1:] + 1.0])
+    ordered = np.argsort(scores, kind="stable")
+    sorted_scores = np.asarray(scores, dtype=float)[ordered]
+    gold = np.array([gold_class(g) for g in grades])[ordered]
+    below = np.searchsorted(sorted_scores, cuts, side="left")  # pairs scoring below each cut
+    # per class, gold pairs below each cut
+    gold_below = {c: np.concatenate([[0], np.cumsum(gold == c)])[below] for c in CLASSES}
+    removed_right = gold_below[NOT_APPLICABLE]
+    precision = np.where(below > 0, removed_right / np.maximum(below, 1), 1.0)
+    at = int(np.flatnonzero(precision >= min_precision - 1e-12).max())
+    support = {c: int((gold == c).sum()) for c in CLASSES}
+    said = {NOT_APPLICABLE: below[at], TANGENTIAL: below[at:] - below[at],
+            RELEVANT: len(gold) - below[at:]}
+    hits = {NOT_APPLICABLE: gold_below[NOT_APPLICABLE][at],
+            TANGENTIAL: gold_below[TANGENTIAL][at:] - gold_below[TANGENTIAL][at],
+            RELEVANT: support[RELEVANT] - gold_below[RELEVANT][at:]}
+    f1 = []
+    for name in CLASSES:
+        if not support[name]:
+            continue
+        p = np.where(said[name] > 0, hits[name] / np.maximum(said[name], 1), 0.0)
+        r = hits[name] / support[name]
+        f1.append(np.broadcast_to(np.where(p + r > 0, 2 * p * r / np.maximum(p + r, 1e-12),
+                                           0.0), cuts[at:].shape))
+    macro = np.round(np.mean(f1, axis=0), 9)
+    return Cuts(round(float(cuts[at]), 6), round(float(cuts[at:][int(np.argmax(macro))]), 6))
 
 
-@dataclass(frozen=True)
-class Calibration:
-    t_low: float
-    t_high: float
-    figures: dict[str, dict[str, dict[str, float]]]  # split -> class -> precision/recall/support
-    removed: dict[str, dict[str, float]]  # split -> pair origin -> share judged NOT_APPLICABLE
-    queries: dict[str, int]  # split -> judged queries
+def new_classifier() -> HistGradientBoostingClassifier:
+    """Gradient-boosted trees: the features interact (a vote matters for a passage, the lexical
+    rank for a question); fixed seed and no early stopping, so a refit is the same model."""
+    return HistGradientBoostingClassifier(max_iter=200, learning_rate=0.05, max_leaf_nodes=15,
+                                          early_stopping=False, random_state=0)
 
 
-def calibrate(judge: RelevanceJudge, queryset: QuerySet,
-              min_precision: float = MIN_REMOVAL_PRECISION) -> Calibration:
-    """Fit the thresholds on the training half of `queryset` (evals.tuning.split_of) and report
-    both halves; the held-out figures are the fair ones."""
-    pairs = calibration_pairs(judge, queryset)
-    halves = {split: [p for p in pairs if split_of(p.qid) == split] for split in (TRAIN, HELDOUT)}
-    train = halves[TRAIN]
-    t_low, t_high = fit_thresholds([p.score for p in train], [p.grade for p in train],
-                                   min_precision)
-    figures, removed = {}, {}
-    for split, half in halves.items():
-        figures[split] = class_figures([p.score for p in half], [p.grade for p in half],
-                                       t_low, t_high)
-        by_origin: dict[str, list[bool]] = {}
-        for p in half:
-            by_origin.setdefault(p.origin, []).append(
-                classify(p.score, t_low, t_high) == NOT_APPLICABLE)
-        removed[split] = {origin: round(sum(flags) / len(flags), 3)
-                          for origin, flags in sorted(by_origin.items())}
-    queries = {split: len({p.qid for p in half}) for split, half in halves.items()}
-    return Calibration(t_low, t_high, figures, removed, queries)
+def _fitted(matrix: pd.DataFrame, labels: pd.Series, weights: np.ndarray
+            ) -> HistGradientBoostingClassifier:
+    """One thread: OpenMP's threads spin against any other busy process on a small machine
+    (a fit took 20 times as long beside a benchmark)."""
+    with threadpool_limits(limits=1):
+        return new_classifier().fit(matrix, labels, sample_weight=weights)
+
+
+def _weights(pairs: pd.DataFrame) -> np.ndarray:
+    """Each training set weighs the same in all, however many pairs it has."""
+    sizes = pairs["queryset"].map(pairs["queryset"].value_counts())
+    return (len(pairs) / pairs["queryset"].nunique() / sizes).to_numpy()
+
+
+def fit_model(pairs: pd.DataFrame, min_precision: float = MIN_REMOVAL_PRECISION,
+              features: tuple[str, ...] = PairFeatures.NAMES,
+              kinds: tuple[str, ...] = (QUESTION, PASSAGE)) -> RelevanceModel:
+    """Train on `pairs` (feature_pairs or precedent_pairs of training queries only) with cuts
+    for each of the `kinds` of query, fitted on out-of-fold probabilities, folds split by
+    query."""
+    if pairs.empty or not (pairs["grade"] >= 1).any():
+        raise ValueError("no judged pair to train the relevance model on")
+    matrix, labels = pairs[list(features)], (pairs["grade"] >= 1).astype(int)
+    weights = _weights(pairs)
+    folds = min(FOLDS, pairs["qid"].nunique())
+    if folds < 2:
+        raise ValueError("the relevance model needs training pairs of two queries at least")
+    out_of_fold = np.zeros(len(pairs))
+    for fit, held in GroupKFold(folds).split(matrix, labels, pairs["qid"]):
+        classifier = _fitted(matrix.iloc[fit], labels.iloc[fit], weights[fit])
+        out_of_fold[held] = classifier.predict_proba(matrix.iloc[held])[:, 1]
+    cuts, figures = {}, {}
+    for kind in kinds:
+        mine = (pairs["kind"] == kind).to_numpy()
+        if not (pairs["grade"][mine] >= 1).any():
+            raise ValueError(f"no judged {kind} pair to fit the {kind} cuts on")
+        scores, grades = out_of_fold[mine].round(6).tolist(), pairs["grade"][mine].tolist()
+        cuts[kind] = fit_cuts(scores, grades, min_precision)
+        figures[kind] = class_figures(scores, grades, cuts[kind])
+    classifier = _fitted(matrix, labels, weights)
+    return RelevanceModel(classifier, cuts, features, {
+        "training_pairs": pairs.groupby("queryset").size().to_dict(),
+        "training_queries": pairs.groupby("queryset")["qid"].nunique().to_dict(),
+        "out_of_fold": figures})
+
+
+def removal_figures(model: RelevanceModel, pairs: pd.DataFrame) -> dict:
+    """On (held-out) pairs, per set: NOT_APPLICABLE precision and recall, relevant documents
+    removed per query, the three classes' figures and the share removed of each origin."""
+    scores = model.probabilities(pairs)
+    frame = pairs.assign(verdict=[model.cuts[kind].verdict(s) for kind, s in
+                                  zip(pairs["kind"], scores, strict=True)])
+    frame["removed"] = frame["verdict"] == NOT_APPLICABLE
+    out = {}
+    for name, rows in frame.groupby("queryset", sort=True):
+        relevant, removed = rows["grade"] >= 1, rows["removed"]
+        out[name] = {
+            "queries": int(rows["qid"].nunique()), "pairs": len(rows),
+            "not_applicable_precision": (round(float((~relevant[removed]).mean()), 3)
+                                         if removed.any() else None),
+            "not_applicable_recall": round(float(removed[~relevant].mean()), 3),
+            "relevant_removed_per_query": round(float((removed & relevant).sum())
+                                                / rows["qid"].nunique(), 3),
+            "classes": verdict_figures(rows["verdict"].tolist(), rows["grade"].tolist()),
+            "removed_by_origin": rows.groupby("origin")["removed"].mean().round(3).to_dict()}
+    return out
+
+
+def training_queries(settings: Settings) -> tuple[list[JudgedQuery], list[JudgedQuery]]:
+    """(training, held-out) queries: the training half of nyaya-statutes with
+    TRAINING_PASSAGES of cited-statutes' training half, and the held-out half of nyaya-statutes
+    with HELDOUT_PASSAGES of cited-statutes'. Split by qid and by judgment (evals.tuning)."""
+    labeled = load_queryset(LABELED_SETS[0])
+    passages = dev_queries(settings.warehouse, settings.corpus_root)[STATUTES_SET]
+    halves = []
+    for split, count in ((TRAIN, TRAINING_PASSAGES), (HELDOUT, HELDOUT_PASSAGES)):
+        questions = QuerySet(labeled.name, labeled.queries, {
+            qid: docs for qid, docs in labeled.qrels.items() if split_of(qid) == split})
+        halves.append(judged_queries(questions)
+                      + judged_queries(dev_set(STATUTES_SET, passages, split, count),
+                                       CITED_GRADE))
+    return halves[0], halves[1]
+
+
+def precedent_pairs(judge: PrecedentJudge, queries: Iterable[JudgedQuery],
+                    pool: Collection[str], depth: int = NEGATIVE_DEPTH) -> pd.DataFrame:
+    """One row per candidate (query, judgment): the judged judgments, and as negatives the top
+    `depth` judgments of the `pool` most like the query that it does not cite (the pool is
+    where the development set's judgments come from: a judgment outside it may be cited
+    unrecorded). Columns as feature_pairs', `doc_id` for the section."""
+    rows = []
+    for query in queries:
+        origins = dict.fromkeys(query.grades, "judged")
+        nearest = (doc for doc in judge.ranked(query.text)
+                   if doc in pool and doc not in query.excluded)
+        for doc in islice(nearest, depth):
+            origins.setdefault(doc, "retrieved")
+        for doc, origin in origins.items():
+            features = judge.features(query.text, [doc], query.excluded)
+            if features is None:  # a judged judgment the index does not hold
+                continue
+            rows.append({"queryset": query.queryset, "qid": query.qid, "kind": features.kind,
+                         "doc_id": doc, "origin": origin, "grade": query.grades.get(doc, 0),
+                         **dict(zip(PrecedentFeatures.NAMES, features.vector(), strict=True))})
+    return pd.DataFrame(rows)
+
+
+def precedent_training(settings: Settings, judge: PrecedentJudge) -> RelevanceModel:
+    """The precedent model, trained on PRECEDENT_TRAINING whole judgments of cited-precedents'
+    training half (each cited pool judgment RELEVANT), with its figures on PRECEDENT_HELDOUT of
+    the held-out half; passage cuts only (no labeled short question exists)."""
+    queries = dev_queries(settings.warehouse, settings.corpus_root)[PRECEDENTS_SET]
+    judgments = read_table(settings.table_path("judgments"))
+    pool = set(judgments.loc[judgments["source"].isin(POOL), "doc_id"])
+    halves = {split: judged_queries(dev_set(PRECEDENTS_SET, queries, split, count), CITED_GRADE)
+              for split, count in ((TRAIN, PRECEDENT_TRAINING), (HELDOUT, PRECEDENT_HELDOUT))}
+    model = fit_model(precedent_pairs(judge, halves[TRAIN], pool),
+                      features=PrecedentFeatures.NAMES, kinds=(PASSAGE,))
+    model.figures["held_out"] = removal_figures(model, precedent_pairs(judge, halves[HELDOUT],
+                                                                       pool))
+    return model
+
+
+def train(settings: Settings) -> tuple[RelevanceModel, RelevanceModel]:
+    """The statute and precedent relevance models trained on the warehouse's training halves,
+    each with its figures on the held-out halves in `figures["held_out"]`."""
+    judge = RelevanceJudge(*judge_tables(settings),
+                           votes=lambda: section_votes(settings.warehouse))
+    training, held_out = training_queries(settings)
+    model = fit_model(feature_pairs(judge, training))
+    model.figures["held_out"] = removal_figures(model, feature_pairs(judge, held_out))
+    precedents = PrecedentJudge(judge.votes, judgment_pagerank(
+        read_table(settings.table_path("citation_graph_nodes"))))
+    return model, precedent_training(settings, precedents)
 
 
 def main() -> None:
-    """Print the calibration on the warehouse of NYAYA_DATA (the source of T_LOW and T_HIGH)."""
+    """Train on the warehouse of NYAYA_DATA and print the cuts and figures."""
     import json
 
-    result = calibrate(labeled_judge(Settings.from_env()), load_queryset(LABELED_SETS[0]))
-    print(json.dumps(asdict(result), indent=2))
+    for name, model in zip(("statutes", "precedents"), train(Settings.from_env()), strict=True):
+        print(json.dumps({"model": name,
+                          "cuts": {kind: vars(cuts) for kind, cuts in model.cuts.items()},
+                          **model.figures}, indent=2, default=str))
 
 
 if __name__ == "__main__":

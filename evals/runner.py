@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import time
 from dataclasses import dataclass
 from datetime import date
@@ -11,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 
-from evals.citation_sets import aila_sections, cited_sections
+from evals.citation_sets import aila_sections
 from evals.configs import load_config, side_of
 from evals.corpus_sets import aila_statute_documents
 from evals.querysets import TAG_FIELDS, QuerySet
@@ -21,7 +20,7 @@ from nyaya.index.build import load_vectors, vectors_embedders
 from nyaya.index.embedders import load_embedder
 from nyaya.index.lookups import CitationGraph, EntityIndex
 from nyaya.index.store import VectorStore
-from nyaya.retrieval.case_votes import CaseVotes
+from nyaya.retrieval.case_votes import CaseVotes, judgment_votes, section_votes
 from nyaya.retrieval.documents import DocumentResources, DocumentSearch
 from nyaya.retrieval.pipeline import COLLECTION, StatuteResources, StatuteSearch
 from nyaya.retrieval.postprocess import CrossReferences, Definitions
@@ -30,7 +29,7 @@ from nyaya.retrieval.precedents import PrecedentResources, PrecedentSearch
 from nyaya.retrieval.query_analysis import QueryAnalyzer
 from nyaya.settings import Settings
 from nyaya.statutes.model import IN_FORCE
-from nyaya.tables import checksum_path, read_table
+from nyaya.tables import read_table
 
 
 def statute_documents(sections: pd.DataFrame, include_repealed: bool) -> pd.DataFrame:
@@ -79,38 +78,6 @@ def load_precedent_resources(settings: Settings, store: VectorStore) -> Preceden
         judgments=pq.read_table(warehouse / "judgments.parquet",
                                 columns=["doc_id", "source", "judges"]).to_pandas(),
         whole_judgments=lambda: judgment_votes(warehouse).judgments)
-
-
-def judgment_votes(warehouse: Path) -> CaseVotes:
-    """Every judgment's whole text indexed for `cases` voting, with the sections each cites:
-    built once per content of the tables it reads (about 30 s), shared by the sides."""
-    stamp = tuple(checksum_path(warehouse / f"{table}.parquet").read_text()
-                  for table in ("judgments", "citation_mentions"))
-    return _judgment_votes(warehouse, stamp)
-
-
-@functools.lru_cache(maxsize=1)
-def _judgment_votes(warehouse: Path, stamp: tuple[str, ...]) -> CaseVotes:
-    judgments = read_table(warehouse / "judgments.parquet")
-    return CaseVotes.over(judgments["doc_id"].tolist(), judgments["text"].tolist(),
-                          cited_sections(read_table(warehouse / "citation_mentions.parquet")))
-
-
-def section_votes(warehouse: Path) -> CaseVotes:
-    """`judgment_votes` for the corpus's sections: a judgment citing a section of a repealed
-    code votes for it and for what replaced it (law_transition_map), so a judgment under IPC
-    302 speaks for BNS 103 too."""
-    votes = judgment_votes(warehouse)
-    successors: dict[str, set[str]] = {}
-    transitions = read_table(warehouse / "law_transition_map.parquet")
-    for old_act, old, new_act, new in zip(transitions["old_act_code"], transitions["old_section"],
-                                          transitions["new_act_code"],
-                                          transitions["new_section"], strict=True):
-        if isinstance(new, str) and new:
-            successors.setdefault(f"{old_act}:{old}", set()).add(f"{new_act}:{new}")
-    return votes.with_cites({judgment: sections.union(*(successors.get(section, ())
-                                                        for section in sections))
-                             for judgment, sections in votes.cites.items()})
 
 
 def load_aila_statute_resources(settings: Settings, store: VectorStore) -> DocumentResources:

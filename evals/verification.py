@@ -3,11 +3,13 @@ pass to a user.
 
 For every query, the config's top `k` statute sections are written as an answer citing them
 ("BNS_2023 s.103", "Article 21") and run through the gate with the query, the relevance step
-judging by its score alone (never by the qrels: the qrels are what it is measured against).
-Per config: the share of answers VERIFIED / PARTIALLY_VERIFIED / PRECEDENT_ONLY / UNVERIFIED;
-false positives per query, citations the gate let through that the qrels do not judge relevant
-(the served system's "yes-man" failure), beside its targets; and relevant removed per query,
-citations the qrels judge relevant that the gate took out (a removal that misstates the law).
+judging by its trained model alone (never by the qrels: the qrels are what it is measured
+against). Per config: the share of answers VERIFIED / PARTIALLY_VERIFIED / PRECEDENT_ONLY /
+UNVERIFIED over every query; and over the judged queries of the held-out half only (the model
+learned from the other half's judgments): false positives per query, citations the gate let
+through that the qrels do not judge relevant (the served system's "yes-man" failure), beside
+its targets, and relevant removed per query, citations the qrels judge relevant that the gate
+took out (a removal that misstates the law).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import pandas as pd
 
 from evals.metrics import evaluate_run
 from evals.querysets import QuerySet
+from evals.tuning import HELDOUT, split_of
 from nyaya.verify.gate import verify_text
 from nyaya.verify.model import OVERALL_VERIFIED, PARTIALLY_VERIFIED, PRECEDENT_ONLY, UNVERIFIED
 from nyaya.verify.relevance import RelevanceJudge
@@ -74,9 +77,10 @@ def missed_targets(row: Mapping[str, float]) -> str:
 
 def verification_rates(runs: pd.DataFrame, queryset: QuerySet, checker: StatuteChecker,
                        judge: RelevanceJudge, k: int = 5) -> pd.DataFrame:
-    """One row per config that ran on `queryset`: status rates over every query, and false
-    positives per judged query."""
+    """One row per config that ran on `queryset`: status rates over every query, false
+    positives and relevant removed per judged held-out query."""
     texts = dict(zip(queryset.queries["qid"], queryset.queries["query"], strict=True))
+    held_out = {qid for qid in queryset.qrels if split_of(qid) == HELDOUT}
     rows = []
     for config, run in runs[runs["queryset"] == queryset.name].groupby("config", sort=True):
         top = (run.sort_values(["qid", "rank"]).groupby("qid")["doc_id"]
@@ -87,7 +91,7 @@ def verification_rates(runs: pd.DataFrame, queryset: QuerySet, checker: StatuteC
             answer = ". ".join(cite(doc) for doc in top.get(qid, []))
             report = verify_text(answer, checker, query=query, relevance=judge)
             statuses[report.overall] += 1
-            if qid in queryset.qrels:
+            if qid in held_out:
                 judged = queryset.qrels[qid]
                 grades = [(v.survives, judged.get(f"{v.act_code}:{v.section_number}", 0))
                           for v in report.verdicts]
@@ -98,9 +102,9 @@ def verification_rates(runs: pd.DataFrame, queryset: QuerySet, checker: StatuteC
         rows.append({"config": config, "queryset": queryset.name, "queries": total, "k": k,
                      **{f"{status.lower()}_rate": statuses[status] / total
                         for status in STATUSES},
-                     "false_positives_per_query": false_positives / max(len(queryset.qrels), 1),
-                     "relevant_removed_per_query": relevant_removed / max(len(queryset.qrels),
-                                                                         1),
+                     "held_out_queries": len(held_out),
+                     "false_positives_per_query": false_positives / max(len(held_out), 1),
+                     "relevant_removed_per_query": relevant_removed / max(len(held_out), 1),
                      **precision_by_area(run, queryset)})
     table = pd.DataFrame(rows)
     return table.assign(missed_targets=[missed_targets(row) for row in

@@ -173,8 +173,8 @@ def _verify_segments(args: argparse.Namespace) -> int:
 
 
 def relevance_judge(settings: Settings):
-    """The relevance judge on the score alone (its module loads retrieval code: imported only
-    when a query is given)."""
+    """The relevance judge by its trained model alone, no qrels (its module loads retrieval
+    code: imported only when a query is given)."""
     from nyaya.verify.relevance import RelevanceJudge
 
     return RelevanceJudge.from_settings(settings)

@@ -11,7 +11,6 @@ from evals.citation_sets import (
     PRECEDENTS_SET,
     STATUTES_SET,
     aila_sections,
-    cited_sections,
     dev_set,
     duplicates_of,
     mask_spans,
@@ -24,6 +23,7 @@ from evals.querysets import QuerySet
 from evals.runner import run_queryset
 from evals.tuning import HELDOUT, TRAIN, split_of
 from nyaya.retrieval.base import Hit
+from nyaya.retrieval.case_votes import cited_sections
 
 
 @pytest.mark.parametrize(("spans", "expected"), [

@@ -10,12 +10,14 @@ import numpy as np
 import pandas as pd
 import pytest
 from staged import materialize_staged
+from test_verify_relevance import hand_model, hand_precedent_model
 
 from assets import indexes, judgments, statutes
 from nyaya.index.build import load_vectors
 from nyaya.index.collections import COLLECTIONS
 from nyaya.index.sparse import query_vector
 from nyaya.index.store import open_store
+from nyaya.verify.trained import model_path
 from pipelines.resources import NyayaSettings, project_resources
 
 UPSTREAM = dg.load_assets_from_modules([statutes, judgments])
@@ -226,8 +228,18 @@ def test_search_answers_a_question_through_the_command_line(fixture_settings, ca
     from pipelines.cli import main
 
     target = _section(fixture_settings)
-    code = main(["search", target["title"], "-k", "3", "--json", "--verify"])
-    answer = json.loads(capsys.readouterr().out)
+    # --verify judges relevance by the trained models: refused, by name, until they are built
+    assert main(["search", target["title"], "-k", "3", "--verify"]) == 2
+    assert "no relevance model at" in capsys.readouterr().err
+    models = [model_path(fixture_settings), model_path(fixture_settings, "precedents")]
+    hand_model().save(models[0])  # the fixture corpus is too small to train them on
+    hand_precedent_model().save(models[1])
+    try:
+        code = main(["search", target["title"], "-k", "3", "--json", "--verify"])
+        answer = json.loads(capsys.readouterr().out)
+    finally:
+        for path in models:
+            path.unlink()
     assert code == 0 and answer["side"] == "statutes" and answer["config"] == "role-citizen"
     first = answer["results"][0]
     assert first["doc_id"] == target["doc_id"] and first["section"] == target["section_number"]

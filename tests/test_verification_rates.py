@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from test_verify_relevance import QUERYSET, REGISTRY, SECTIONS, TRANSITIONS
+from test_verify_relevance import QUERYSET, REGISTRY, SECTIONS, TRANSITIONS, hand_model
 
+from evals.querysets import QuerySet
 from evals.runs import rank_frame
+from evals.tuning import HELDOUT, split_of
 from evals.verification import cite, verification_rates
 from nyaya.verify.relevance import RelevanceJudge
 from nyaya.verify.statutes import StatuteChecker
@@ -21,6 +23,23 @@ def test_cite(doc_id, text):
     assert cite(doc_id) == text
 
 
+# The mini set with its training-half queries R2 and R3 renamed into the held-out half (R5,
+# R6), where false positives and removals are counted; R9 stays in the training half.
+RENAMED = {"R1": "R1", "R2": "R5", "R3": "R6"}
+HELD_OUT = QuerySet(QUERYSET.name, pd.concat([
+    QUERYSET.queries.assign(qid=QUERYSET.queries["qid"].map(RENAMED)),
+    QUERYSET.queries.iloc[[1]].assign(qid="R9")], ignore_index=True),
+    {RENAMED[qid]: docs for qid, docs in QUERYSET.qrels.items()} | {"R9": {"BNS_2023:103": 2}})
+
+
+def test_the_renamed_queries_are_in_the_halves_they_are_meant_for():
+    assert [split_of(qid) == HELDOUT for qid in HELD_OUT.queries["qid"]] == [True] * 3 + [False]
+
+
+def judge() -> RelevanceJudge:
+    return RelevanceJudge(SECTIONS, REGISTRY, TRANSITIONS, model=hand_model())  # never qrels
+
+
 def runs_of(config: str, hits: dict[str, list[str]]) -> pd.DataFrame:
     frame = rank_frame({qid: [(doc, 1.0 - i / 10, "x") for i, doc in enumerate(docs)]
                         for qid, docs in hits.items()})
@@ -29,47 +48,46 @@ def runs_of(config: str, hits: dict[str, list[str]]) -> pd.DataFrame:
 
 def test_rates_and_false_positives():
     runs = pd.concat([
-        runs_of("one-answer", {"R1": ["DRCA_1958:14"]}),  # R2, R3: no citation, UNVERIFIED
-        runs_of("judged", {"R1": ["DRCA_1958:14"], "R2": ["BNS_2023:103"],
-                           "R3": ["BNS_2023:318"]}),
-        runs_of("off-topic", {"R1": ["ACA_1996:38"], "R2": ["BNS_2023:318", "BNS_2023:103"],
-                              "R3": ["BNS_2023:318"]}),
+        runs_of("one-answer", {"R1": ["DRCA_1958:14"]}),  # R5, R6, R9: no citation, UNVERIFIED
+        runs_of("judged", {"R1": ["DRCA_1958:14"], "R5": ["BNS_2023:103"],
+                           "R6": ["BNS_2023:318"], "R9": ["BNS_2023:103"]}),
+        # R9, in the training half, passes cheating for murder: not counted
+        runs_of("off-topic", {"R1": ["ACA_1996:38"], "R5": ["BNS_2023:318", "BNS_2023:103"],
+                              "R6": ["BNS_2023:318"], "R9": ["BNS_2023:318"]}),
     ], ignore_index=True)
-    judge = RelevanceJudge(SECTIONS, REGISTRY, TRANSITIONS)  # the score only, never qrels
-    table = verification_rates(runs, QUERYSET, StatuteChecker(REGISTRY, SECTIONS, TRANSITIONS),
-                               judge, k=5).set_index("config")
+    table = verification_rates(runs, HELD_OUT, StatuteChecker(REGISTRY, SECTIONS, TRANSITIONS),
+                               judge(), k=5).set_index("config")
     rates = ["verified_rate", "partially_verified_rate", "precedent_only_rate",
              "unverified_rate"]
     assert table[rates].sum(axis=1).round(9).eq(1.0).all()
-    assert table.at["one-answer", "unverified_rate"] == pytest.approx(2 / 3)
+    assert table.at["one-answer", "unverified_rate"] == pytest.approx(3 / 4)
     assert table.at["one-answer", "false_positives_per_query"] == 0.0
     assert table.at["judged", "false_positives_per_query"] == 0.0  # all judged relevant
     # the deposit question citing arbitration deposits is removed, not passed; cheating
     # passed for a murder question is a false positive when the score lets it through
     assert table.at["judged", "verified_rate"] == 1.0
-    assert table.at["off-topic", "verified_rate"] == pytest.approx(2 / 3)
-    assert table.at["off-topic", "unverified_rate"] == pytest.approx(1 / 3)  # R1: removed
+    assert table.at["off-topic", "verified_rate"] == pytest.approx(3 / 4)
+    assert table.at["off-topic", "unverified_rate"] == pytest.approx(1 / 4)  # R1: removed
     assert table.at["off-topic", "false_positives_per_query"] == pytest.approx(1 / 3)
     assert list(table.index) == ["judged", "off-topic", "one-answer"]
-    assert (table["queries"] == 3).all()
-    # the served system's precision@3 targets, per area: R1 is civil (tenancy), R2-R3 criminal
+    assert (table["queries"] == 4).all() and (table["held_out_queries"] == 3).all()
+    # the served system's precision@3 targets, per area (every judged query): R1 is civil
+    # (tenancy), R5, R6 and R9 criminal
     assert table.at["judged", "precision@3_civil"] == pytest.approx(1 / 3)
     assert table.at["judged", "precision@3_criminal"] == pytest.approx(1 / 3)
     assert table.at["off-topic", "precision@3_civil"] == 0.0
-    assert table.at["off-topic", "precision@3_criminal"] == pytest.approx((1 / 3 + 1 / 3) / 2)
+    assert table.at["off-topic", "precision@3_criminal"] == pytest.approx((1 / 3 + 1 / 3) / 3)
 
 
 def test_a_relevant_section_the_gate_removes_is_counted():
     """The gate removes ACA 38 from the deposit question as NOT_APPLICABLE; judged relevant
     there, that removal is counted, once per judged query, and no other config's is."""
-    from evals.querysets import QuerySet
-
-    qrels = {qid: dict(docs) for qid, docs in QUERYSET.qrels.items()}
+    qrels = {qid: dict(docs) for qid, docs in HELD_OUT.qrels.items()}
     qrels["R1"]["ACA_1996:38"] = 1
-    judged = QuerySet(QUERYSET.name, QUERYSET.queries, qrels)
-    runs = pd.concat([runs_of("off-topic", {"R1": ["ACA_1996:38"], "R3": ["BNS_2023:318"]}),
+    judged = QuerySet(HELD_OUT.name, HELD_OUT.queries, qrels)
+    runs = pd.concat([runs_of("off-topic", {"R1": ["ACA_1996:38"], "R6": ["BNS_2023:318"]}),
                       runs_of("judged", {"R1": ["DRCA_1958:14"]})], ignore_index=True)
     table = verification_rates(runs, judged, StatuteChecker(REGISTRY, SECTIONS, TRANSITIONS),
-                               RelevanceJudge(SECTIONS, REGISTRY, TRANSITIONS)).set_index("config")
-    assert table.at["off-topic", "relevant_removed_per_query"] == pytest.approx(1 / len(qrels))
+                               judge()).set_index("config")
+    assert table.at["off-topic", "relevant_removed_per_query"] == pytest.approx(1 / 3)
     assert table.at["judged", "relevant_removed_per_query"] == 0.0

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_verify_relevance import write_relevance_inputs
 
 from nyaya import cli
 from nyaya.citations.statutes import extract_statute_mentions
@@ -267,6 +268,7 @@ def warehouse(tmp_path, monkeypatch):
     write_table(pd.DataFrame(REGISTRY), tmp_path / "warehouse" / "act_registry.parquet")
     write_table(pd.DataFrame(SECTIONS), tmp_path / "warehouse" / "sections.parquet")
     write_table(pd.DataFrame(TRANSITIONS), tmp_path / "warehouse" / "law_transition_map.parquet")
+    write_relevance_inputs(tmp_path)  # --query judges relevance
     monkeypatch.setenv("NYAYA_DATA", str(tmp_path))
     # the case verifier is another module's; keep these tests about statutes
     monkeypatch.setattr(cli, "_load_case_verifier", lambda settings, llm=None: (None,

@@ -61,8 +61,7 @@ class BM25Retriever:
         """The top k documents; `terms` reduces the query to its rarest terms (`top_terms`),
         `within` (a mask over the indexed documents) keeps the search inside a pool,
         `feedback` searches again with the query expanded by RM3."""
-        tokens = (self.top_terms(query, terms) if terms else
-                  [t for t in tokenize(query) if t in self._vocab])
+        tokens = self._tokens(query, terms)
         if not tokens:
             return []
         scores = self._index.get_scores(tokens)
@@ -75,6 +74,17 @@ class BM25Retriever:
             if within is not None:
                 scores = np.where(within, scores, 0.0)
         return [Hit(self.doc_ids[i], float(scores[i]), self.method) for i in self._top(scores, k)]
+
+    def _tokens(self, query: str, terms: int | None) -> list[str]:
+        return (self.top_terms(query, terms) if terms else
+                [t for t in tokenize(query) if t in self._vocab])
+
+    def scores(self, query: str, terms: int | None = None) -> np.ndarray:
+        """Every indexed document's score for the query (index order; zeros when no term of
+        it is indexed), the query reduced as `search` reduces it."""
+        tokens = self._tokens(query, terms)
+        return (self._index.get_scores(tokens).astype(float) if tokens
+                else np.zeros(len(self.doc_ids)))
 
     def expanded(self, tokens: Sequence[str], scores: np.ndarray, feedback_docs: Sequence[int],
                  feedback: Feedback) -> dict[str, float]:

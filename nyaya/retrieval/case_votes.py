@@ -15,11 +15,16 @@ check samples the question's 8-word runs and looks each up in the judgment's wor
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
+from pathlib import Path
+
+import pandas as pd
 
 from nyaya.retrieval.base import Hit, ranked
 from nyaya.retrieval.bm25 import BM25Retriever
+from nyaya.tables import checksum_path, read_table
 
 WORD = re.compile(r"[a-z0-9]+")
 #: Word runs compared between a question and a judgment: 8 words rarely repeat by chance.
@@ -116,3 +121,51 @@ class CaseVotes:
                 if keep is None or keep(target):
                     votes[target] = votes.get(target, 0.0) + voter.score
         return ranked(Hit(target, score, self.method) for target, score in votes.items())[:k]
+
+
+def statute_targets(mentions: pd.DataFrame) -> pd.Series:
+    """The section doc id (`act_code:section`) of each statute mention, NaN where unresolved."""
+    return mentions["act_code"].str.cat(mentions["section"], sep=":")
+
+
+def cited_sections(mentions: pd.DataFrame) -> dict[str, set[str]]:
+    """judgment doc id -> the section doc ids (`act_code:section`) its statute mentions
+    resolve to, in any status: what a judgment votes for."""
+    statutes = mentions[mentions["mention_type"] == "statute"]
+    cited: dict[str, set[str]] = {}
+    for doc_id, section in zip(statutes["doc_id"], statute_targets(statutes), strict=True):
+        if isinstance(section, str):
+            cited.setdefault(doc_id, set()).add(section)
+    return cited
+
+
+def judgment_votes(warehouse: Path) -> CaseVotes:
+    """Every judgment's whole text indexed for `cases` voting, with the sections each cites:
+    built once per content of the tables it reads (about 30 s), shared by the sides."""
+    stamp = tuple(checksum_path(warehouse / f"{table}.parquet").read_text()
+                  for table in ("judgments", "citation_mentions"))
+    return _judgment_votes(warehouse, stamp)
+
+
+@functools.lru_cache(maxsize=1)
+def _judgment_votes(warehouse: Path, stamp: tuple[str, ...]) -> CaseVotes:
+    judgments = read_table(warehouse / "judgments.parquet")
+    return CaseVotes.over(judgments["doc_id"].tolist(), judgments["text"].tolist(),
+                          cited_sections(read_table(warehouse / "citation_mentions.parquet")))
+
+
+def section_votes(warehouse: Path) -> CaseVotes:
+    """`judgment_votes` for the corpus's sections: a judgment citing a section of a repealed
+    code votes for it and for what replaced it (law_transition_map), so a judgment under IPC
+    302 speaks for BNS 103 too."""
+    votes = judgment_votes(warehouse)
+    successors: dict[str, set[str]] = {}
+    transitions = read_table(warehouse / "law_transition_map.parquet")
+    for old_act, old, new_act, new in zip(transitions["old_act_code"], transitions["old_section"],
+                                          transitions["new_act_code"],
+                                          transitions["new_section"], strict=True):
+        if isinstance(new, str) and new:
+            successors.setdefault(f"{old_act}:{old}", set()).add(f"{new_act}:{new}")
+    return votes.with_cites({judgment: sections.union(*(successors.get(section, ())
+                                                        for section in sections))
+                             for judgment, sections in votes.cites.items()})

@@ -2,13 +2,15 @@
 
 Overall status (issue 6, specification 000 s.8): VERIFIED when every citation survives (and
 there is at least one); PARTIALLY_VERIFIED when some statute survives but not everything does;
-PRECEDENT_ONLY when no statute survives but a case citation was FOUND (the statutory gap is
+PRECEDENT_ONLY when no statute survives but a FOUND case citation does (the statutory gap is
 disclosed); UNVERIFIED when nothing survives or nothing was cited (the cannot-verify message).
 
 Given the query and a relevance judge, every VERIFIED statute citation is also judged against the
 query (`nyaya.verify.relevance`): existence is not relevance. A NOT_APPLICABLE one no longer
-survives (it exists, but must be removed); a TANGENTIAL one survives with a note. Without a query
-the verdicts and the output are those of the existence checks alone.
+survives (it exists, but must be removed); a TANGENTIAL one survives with a note. Every FOUND
+case is judged the same way (`nyaya.verify.precedents`): NOT_APPLICABLE_PRECEDENT does not
+survive, and NOT_JUDGED (outside what the model was trained for) says why and changes nothing.
+Without a query the verdicts and the output are those of the existence checks alone.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from nyaya.verify.model import (
     FALSE_FRIEND,
     FOUND,
     NOT_FOUND,
+    NOT_JUDGED,
     OVERALL_VERIFIED,
     PARTIALLY_VERIFIED,
     PRECEDENT_ONLY,
@@ -109,7 +112,7 @@ def overall_status(verdicts: list[CitationVerdict]) -> str:
         return OVERALL_VERIFIED
     if any(v.survives for v in verdicts if v.kind == "statute"):
         return PARTIALLY_VERIFIED
-    if any(v.kind == "case" and v.status == FOUND for v in verdicts):
+    if any(v.kind == "case" and v.status == FOUND and v.survives for v in verdicts):
         return PRECEDENT_ONLY
     return UNVERIFIED
 
@@ -136,7 +139,10 @@ def verify_text(text: str, checker: StatuteChecker, *, as_of: date | None = None
     if case_verifier is None:
         notes.append(NO_CASE_VERIFIER)
     else:
-        verdicts += case_verifier(text)
+        cases = case_verifier(text)
+        if query and relevance is not None:
+            notes += _judge_cases(cases, query, relevance)
+        verdicts += cases
     verdicts.sort(key=lambda v: (v.span[0], v.span[1]))
     verdicts = collapse_repeats(verdicts)
     overall = overall_status(verdicts)
@@ -150,6 +156,26 @@ def verify_text(text: str, checker: StatuteChecker, *, as_of: date | None = None
         message = "No citation was found to verify. " + CANNOT_VERIFY
     return VerificationReport(verdicts, overall, message, query, as_of,
                               case_verifier is not None, notes)
+
+
+def _judge_cases(cases: list[CitationVerdict], query: str, relevance: RelevanceJudge
+                 ) -> list[str]:
+    """Each FOUND case's relevance to the query, and the notes saying what came of it."""
+    for verdict in cases:
+        if verdict.status == FOUND and verdict.matched:
+            verdict.relevance = relevance.judge_case(
+                query, verdict.matched.get("doc_ids") or [],
+                verdict.matched.get("case_name") or verdict.text).to_dict()
+    notes = []
+    removed = sum(v.not_applicable for v in cases)
+    if removed:
+        notes.append(f"{removed} case citation(s) exist but are no precedent for the query "
+                     "(relevance NOT_APPLICABLE_PRECEDENT) and must be removed")
+    unjudged = sum((v.relevance or {}).get("verdict") == NOT_JUDGED for v in cases)
+    if unjudged:
+        notes.append(f"the relevance of {unjudged} case citation(s) to the query was not judged "
+                     "(each says why)")
+    return notes
 
 
 def collapse_repeats(verdicts: list[CitationVerdict]) -> list[CitationVerdict]:
@@ -235,8 +261,11 @@ def _relevance(verdict: CitationVerdict) -> str:
 
 def _case_block(verdict: CitationVerdict) -> str:
     head = ("CASE CITATION CORROBORATED" if verdict.status == CORROBORATED else
+            "CASE CITATION NOT APPLICABLE" if verdict.not_applicable else
             "CASE CITATION VERIFIED" if verdict.survives else "CASE CITATION NOT VERIFIED")
     lines = [f"{head}: {verdict.text}", f"Status: {verdict.status} — {verdict.reason}"]
+    if verdict.relevance:
+        lines.append(f"Relevance: {verdict.relevance['verdict']} — {_relevance(verdict)}")
     if verdict.source:
         lines.append(f"Source: {verdict.source}")
     if not verdict.survives:

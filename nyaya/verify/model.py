@@ -24,6 +24,10 @@ CORROBORATED = "CORROBORATED"
 RELEVANT = "RELEVANT"  # answers the query
 TANGENTIAL = "TANGENTIAL"  # a supporting provision: survives, with a note
 NOT_APPLICABLE = "NOT_APPLICABLE"  # exists, but does not answer the query: remove
+# relevance of a found case to the query (nyaya.verify.precedents); TANGENTIAL as above
+RELEVANT_PRECEDENT = "RELEVANT_PRECEDENT"
+NOT_APPLICABLE_PRECEDENT = "NOT_APPLICABLE_PRECEDENT"  # exists, but is no precedent for it
+NOT_JUDGED = "NOT_JUDGED"  # outside what the model was trained for: the reason says why
 
 # where an existing statute citation was confirmed
 SOURCE_VECTOR_STORE = "vector store"
@@ -56,7 +60,7 @@ class CitationVerdict:
     case_key: str | None = None  # canonical reporter key, for cases
     case_name: str | None = None  # as written, for cases
     matched: dict | None = None  # the registry record / judgment it matched, for cases
-    relevance: dict | None = None  # Relevance.to_dict() when a query was judged, for statutes
+    relevance: dict | None = None  # Relevance.to_dict() when a query was judged
     # the spans of the same citation written again with the same verdict, reported once
     repeats: list[tuple[int, int]] = field(default_factory=list)
 
@@ -66,7 +70,8 @@ class CitationVerdict:
 
     @property
     def not_applicable(self) -> bool:
-        return self.relevance is not None and self.relevance["verdict"] == NOT_APPLICABLE
+        return self.relevance is not None and self.relevance["verdict"] in (
+            NOT_APPLICABLE, NOT_APPLICABLE_PRECEDENT)
 
     @property
     def survives(self) -> bool:

@@ -9,43 +9,40 @@ RELEVANT, TANGENTIAL or NOT_APPLICABLE, from one of two sources:
 - qrels: a query of a labeled set (the same text after case and whitespace normalization) is
   judged by its graded judgments: grade >= 2 RELEVANT, 1 TANGENTIAL, 0 or not judged at all
   NOT_APPLICABLE (the sets judge every section they consider relevant).
-- score: any other query, by a deterministic score with two calibrated thresholds, RELEVANT at
-  >= T_HIGH, TANGENTIAL at >= T_LOW, NOT_APPLICABLE below. The score adds three terms:
-  * lexical: the section's BM25 score (title + text, the retrieval tokenizer) for the query,
-    divided by the best BM25 score of any section in the table for that query: 1.0 is the best
-    lexical match there is, whatever the query's length;
-  * domain (weight DOMAIN_WEIGHT): the query's legal domain from the judgment domain tagger
-    (`nyaya.judgments.domains`: its phrase lexicon on the query, and the Acts the query names),
-    against the domain of the section's Act (Articles by their group). The share of the query's
-    domain evidence that falls in the section's domain when there is some; 0 when the section's
-    domain is related to one of the query's (RELATED_DOMAINS: a dowry death question and the BNS,
-    an OTP fraud and the IT Act, a tenancy notice and the Transfer of Property Act are no
-    contradiction) or either side has no domain (general Acts, queries without domain words);
-    -1 only when the query belongs to an unrelated area (a tenancy question and an evidence or
-    arbitration Act);
-  * named (NAMED_BONUS): the query itself names the section, or a repealed section whose
-    successor it is ("IPC 302" names BNS 103), read by the retrieval query analyzer.
-  No cross-encoder is available offline; the dense embedders were tried as a fourth term and
-  separated relevant from retrieved-but-unjudged sections no better than chance (AUC 0.53).
+- model: any other query, by a trained model's probability that the section is relevant
+  (`RelevanceModel`), against two cuts per kind of query (a question, or a passage of facts).
+  Its features (`PairFeatures`), each something a reader can check:
+  * lexical: the section's BM25 score (title + text) for the query, divided by the best
+    section's, and its rank among all sections;
+  * domain: the query's legal domain (the judgment domain tagger's phrase lexicon, and the Acts
+    the query names) against the domain of the section's Act: the share of the query's domain
+    evidence in the section's domain, or a contradiction when the query belongs only to areas
+    unrelated to it (RELATED_DOMAINS);
+  * named: the query names the section, or a repealed section whose successor it is;
+  * cases: the votes of the judgments most like the query (`nyaya.retrieval.case_votes`): the
+    section's share of the top vote, its rank among the voted sections, and its Act's share of
+    all votes: a fact pattern shares few words with its section but many with the judgments
+    that applied it;
+  * the query's length in words.
 
-Calibration (`evals/relevance.py`): the judged pairs of the training half of nyaya-statutes
-(evals.tuning.split_of), and as negatives what a plain retrieval or a near miss would cite, when
-unjudged: each query's top NEGATIVE_DEPTH BM25 sections and the sections next to its judged ones.
-T_LOW is the highest cut whose removals are at least MIN_REMOVAL_PRECISION unjudged on those
-pairs (the gate removes a NOT_APPLICABLE citation, and removing a relevant one misstates the
-law); T_HIGH is the cut at or above it with the best macro F1 of the three classes. On the
-real tables that removes only sections whose domain is unrelated to every domain of the query;
-the score cannot tell two sections of one related Act apart. The figures on both halves, and
+Training (`evals/relevance.py`, the `relevance_model` asset): distant supervision from the
+corpus (the passages of `cited-statutes`' training half, judged on the sections they cite) and
+the training half of nyaya-statutes; negatives are what a retrieval or a near miss would cite,
+when unjudged (the top BM25 sections, the top voted ones, the neighbours of judged ones). The
+removal cut of each kind is the highest whose removals are at least MIN_REMOVAL_PRECISION
+unjudged, on out-of-fold probabilities of the training pairs (the gate removes a NOT_APPLICABLE
+citation, and removing a relevant one misstates the law). Figures on the held-out halves, and
 what was tried: docs/verification.md.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Protocol
+from typing import Any, Protocol
 
 import bm25s
 import numpy as np
@@ -53,13 +50,23 @@ import pandas as pd
 
 from nyaya.judgments.domains import CitedProvision, DomainTagger
 from nyaya.lookup import provision_label
+from nyaya.retrieval.case_votes import CaseVotes, section_votes
 from nyaya.retrieval.query_analysis import QueryAnalyzer
 from nyaya.retrieval.tokenize import tokenize
 from nyaya.settings import Settings
 from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.registry import alias_index_from_rows
 from nyaya.tables import read_table, records
-from nyaya.verify.model import NOT_APPLICABLE, RELEVANT, TANGENTIAL
+from nyaya.verify.model import NOT_APPLICABLE, NOT_JUDGED, RELEVANT, TANGENTIAL
+from nyaya.verify.precedents import PrecedentFeatures, PrecedentJudge, judgment_pagerank
+from nyaya.verify.trained import (
+    SOURCE_MODEL,
+    Cuts,
+    Relevance,
+    RelevanceModel,
+    kind_of,
+    model_path,
+)
 
 
 class LabeledSet(Protocol):
@@ -72,12 +79,12 @@ class LabeledSet(Protocol):
 
 
 SOURCE_QRELS = "qrels"
-SOURCE_SCORE = "score"
 
-DOMAIN_WEIGHT = 2.0  # a domain mismatch (-2) costs more than any lexical match (<= 1) gives
-NAMED_BONUS = 3.0  # more than lexical + domain can add, so a named section outranks the rest
-MIN_REMOVAL_PRECISION = 0.98  # share of T_LOW's removals that must be unjudged (training pairs)
-NEGATIVE_DEPTH = 10  # top BM25 hits per training query that serve as negatives when unjudged
+MIN_REMOVAL_PRECISION = 0.995  # share of a removal cut's removals that must be unjudged: at 0.99
+# a question lost one relevant section in eight (docs/verification.md)
+NEGATIVE_DEPTH = 10  # top BM25 and top voted sections per training query, negatives if unjudged
+VOTE_DEPTH = 200  # voted sections a query's features look at (the rest count as not voted)
+VOTE_TABLES = ("judgments", "citation_mentions", "citation_graph_nodes")  # read when needed
 # Areas of law that meet in ordinary questions, so that a section of one answers questions of the
 # other: a section in a domain related to one of the query's is no contradiction (domain term 0,
 # neither agreement nor mismatch). Written from the subject matter of Indian law (which Acts and
@@ -116,39 +123,39 @@ RELATED_DOMAINS: dict[str, tuple[str, ...]] = {
     "administrative": ("labour_service", "environment", "tax"),
 }
 _RELATED = frozenset(frozenset((a, b)) for a, others in RELATED_DOMAINS.items() for b in others)
-# Calibrated on the real tables by `NYAYA_DATA=data .venv/bin/python -m evals.relevance`;
-# the figures of that calibration are in docs/verification.md
-T_LOW = -0.5
-T_HIGH = 3.3613
 
 
 @dataclass(frozen=True)
-class Relevance:
-    """One (query, section) judgment; `reason` says why and what to do."""
+class PairFeatures:
+    """What the model sees of one (query, section) pair, kept readable so that a reason can
+    say what decided."""
 
-    verdict: str  # RELEVANT | TANGENTIAL | NOT_APPLICABLE
-    reason: str
-    source: str  # "qrels" | "score"
-    score: float | None = None  # the calibrated score (source "score" only)
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-
-@dataclass(frozen=True)
-class ScoreParts:
-    """The score's terms, kept apart so that a reason can name the one that decided."""
-
-    lexical: float
-    domain: float
+    lexical: float  # BM25 relative to the best section's (1 = the best match)
+    lexical_rank: int  # among every section, 1 = the best
+    domain: float  # share of the query's domain evidence in the section's domain; -1 contradicts
     named: bool
-    query_domains: tuple[str, ...]  # strongest first
-    section_domain: str | None
+    vote: float  # the section's votes relative to the top-voted section's (0 = not voted)
+    vote_rank: int | None  # among the voted sections, None = not voted
+    act_vote: float  # share of all the votes that go to the section's Act
+    act_lexical: float  # the best lexical match of any section of its Act
+    query_words: int
+    query_domains: tuple[str, ...] = ()  # strongest first
+    section_domain: str | None = None
     related_to: str | None = None  # the query domain the section's is related to (domain 0)
 
+    NAMES = ("lexical", "log_lexical_rank", "domain_contradicts", "domain_share", "named",
+             "vote", "log_vote_rank", "voted", "act_vote", "act_lexical", "query_words")
+
+    def vector(self) -> list[float]:
+        """The model's input, in NAMES order."""
+        return [self.lexical, math.log1p(self.lexical_rank), float(self.domain < 0),
+                max(self.domain, 0.0), float(self.named), self.vote,
+                math.log1p(self.vote_rank or 10 * VOTE_DEPTH), float(self.vote_rank is not None),
+                self.act_vote, self.act_lexical, float(self.query_words)]
+
     @property
-    def total(self) -> float:
-        return round(self.lexical + DOMAIN_WEIGHT * self.domain + NAMED_BONUS * self.named, 4)
+    def kind(self) -> str:
+        return kind_of(self.query_words)
 
 
 @dataclass(frozen=True)
@@ -157,8 +164,13 @@ class _QueryView:
     about."""
 
     lexical: np.ndarray  # per section row, relative to the best row
+    rank: np.ndarray  # per section row, 1 = the best lexical match
+    act_lexical: dict[str, float]  # act -> its best section's lexical match
     evidence: Counter  # domain -> evidence
     named: frozenset[tuple[str, str]]
+    votes: dict[tuple[str, str], float]  # section -> votes relative to the top, best first
+    act_votes: dict[str, float]  # act -> share of all votes
+    words: int
 
 
 def domains_related(a: str, b: str) -> bool:
@@ -179,17 +191,20 @@ class _Labeled:
 
 
 class RelevanceJudge:
-    """Judges (query, section) pairs from labeled sets' qrels, else from the calibrated score."""
+    """Judges (query, section) pairs from labeled sets' qrels, else by the trained model.
+    `votes` builds the judgments' votes for sections when the model first needs them (about
+    25 s on the corpus); a query that is not labeled needs the `model`. `precedents` builds
+    the precedent judge (`nyaya.verify.precedents`) over those votes, for `judge_case`."""
 
     def __init__(self, sections: list[dict], registry: list[dict], transitions: list[dict],
-                 labeled: Iterable[LabeledSet] = (), *, t_low: float = T_LOW,
-                 t_high: float = T_HIGH) -> None:
-        if t_low > t_high:
-            raise ValueError(f"t_low {t_low} is above t_high {t_high}")
-        self.t_low, self.t_high = t_low, t_high
+                 labeled: Iterable[LabeledSet] = (), *, model: RelevanceModel | None = None,
+                 votes: Callable[[], CaseVotes] | None = None,
+                 precedents: Callable[[CaseVotes | None], Any] | None = None) -> None:
+        self.model, self._votes_of, self._precedents_of = model, votes, precedents
         self.keys = [(str(row["act_code"]), normalize_section_number(str(row["section_number"])))
                      for row in sections]
         self.row_of = {key: i for i, key in enumerate(self.keys)}
+        self._acts = pd.Series([act for act, _ in self.keys])
         self._texts = [f"{row.get('title') or ''} {row.get('text') or ''}" for row in sections]
         self.analyzer = QueryAnalyzer(alias_index_from_rows(registry), transitions, [])
         self.tagger = DomainTagger({str(row["act_code"]): row.get("legal_domain")
@@ -202,33 +217,67 @@ class RelevanceJudge:
                           queryset.qrels.get(qid, {}).items()}
                 self.labeled.setdefault(normalize_query(query),
                                         _Labeled(queryset.name, qid, grades))
-        # a response's citations share one query: its BM25 row and analysis are computed once
+        # a response's citations share one query: its rows and votes are computed once
         self._view = lru_cache(maxsize=256)(self._query_view)
 
     @classmethod
     def from_settings(cls, settings: Settings, labeled: Iterable[LabeledSet] = ()
                       ) -> RelevanceJudge:
-        """Build from the warehouse tables, judging the queries of the `labeled` sets by their
-        qrels; FileNotFoundError when the tables are not built."""
-        sections = read_table(settings.table_path("sections"))
-        registry = records(read_table(settings.table_path("act_registry")))
-        transitions = records(read_table(settings.table_path("law_transition_map")))
-        columns = ["act_code", "section_number", "title", "text"]
-        return cls(records(sections[columns]), registry, transitions, labeled)
+        """Build from the warehouse tables and the trained models (sections and precedents),
+        judging the queries of the `labeled` sets by their qrels; FileNotFoundError when the
+        tables or the models are not built."""
+        model = RelevanceModel.load(model_path(settings), PairFeatures.NAMES)
+        precedent_model = RelevanceModel.load(model_path(settings, "precedents"),
+                                              PrecedentFeatures.NAMES)
+        for table in VOTE_TABLES:  # read when the first vote is asked for: checked now
+            if not settings.table_path(table).is_file():
+                raise FileNotFoundError(f"{settings.table_path(table)} is not built: build the "
+                                        "tables first (make run)")
+        return cls(*judge_tables(settings), labeled, model=model,
+                   votes=lambda: section_votes(settings.warehouse),
+                   precedents=lambda votes: PrecedentJudge(votes, judgment_pagerank(read_table(
+                       settings.table_path("citation_graph_nodes"))), precedent_model))
+
+    def _trained(self) -> RelevanceModel:
+        if self.model is None:
+            raise ValueError("this judge has no relevance model: it judges labeled queries "
+                             "only")
+        return self.model
+
+    @cached_property
+    def votes(self) -> CaseVotes | None:
+        return self._votes_of() if self._votes_of else None
+
+    @cached_property
+    def precedents(self) -> Any:
+        """The precedent judge, or None when this judge was built without one."""
+        return self._precedents_of(self.votes) if self._precedents_of else None
+
+    def judge_case(self, query: str, doc_ids: Collection[str], case: str) -> Relevance:
+        """A found case's relevance to the query (`doc_ids`: the judgments that hold its
+        text); NOT_JUDGED when this judge has no precedent judge."""
+        if self.precedents is None:
+            return Relevance(NOT_JUDGED, f"{case}: relevance not judged: no precedent model "
+                             "was loaded.", SOURCE_MODEL)
+        return self.precedents.judge(query, doc_ids, case)
 
     @cached_property
     def _bm25(self) -> tuple[bm25s.BM25, frozenset[str]]:
-        """Built on the first score-path judgment (seconds on the full table): a labeled query
+        """Built on the first model-path judgment (seconds on the full table): a labeled query
         never needs it."""
         index = bm25s.BM25(k1=1.2, b=0.75)
         index.index([tokenize(text) or ["<empty>"] for text in self._texts], show_progress=False)
         return index, frozenset(index.vocab_dict)
 
-    def _query_view(self, query: str) -> _QueryView:
+    def _query_view(self, query: str, excluded: frozenset[str] = frozenset()) -> _QueryView:
         index, vocab = self._bm25
         tokens = [token for token in tokenize(query) if token in vocab]
         scores = (index.get_scores(tokens) if tokens else np.zeros(len(self.keys))).astype(float)
         best = scores.max(initial=0.0)
+        lexical = scores / best if best > 0 else scores
+        rank = np.empty(len(lexical), dtype=int)
+        rank[np.argsort(-lexical, kind="stable")] = np.arange(1, len(lexical) + 1)
+        act_lexical = pd.Series(lexical).groupby(self._acts).max().to_dict()
         analysis = self.analyzer.analyze(query)
         named = frozenset((ref.act_code, normalize_section_number(ref.section))
                           for ref in analysis.sections)
@@ -237,14 +286,25 @@ class RelevanceJudge:
                   if act not in {a for a, _ in named}]
         phrases = (phrase for _, phrase in self.tagger.phrase_hits(query))
         evidence = self.tagger.phrase_scores(phrases) + self.tagger.statute_scores(cited)
-        return _QueryView(scores / best if best > 0 else scores, evidence, named)
+        hits = self.votes.search(query, VOTE_DEPTH, excluded=excluded) if self.votes else []
+        top = hits[0].score if hits else 1.0
+        votes = {doc_key(hit.doc_id): hit.score / top for hit in hits}
+        act_votes: Counter = Counter()
+        for hit in hits:
+            act_votes[doc_key(hit.doc_id)[0]] += hit.score
+        total = sum(act_votes.values()) or 1.0
+        return _QueryView(lexical, rank, act_lexical, evidence, named, votes,
+                          {act: value / total for act, value in act_votes.items()},
+                          len(query.split()))
 
     def _kind(self, act_code: str) -> str:
         return "article" if act_code == self.analyzer.constitution else "section"
 
-    def score(self, query: str, act_code: str, section_number: str) -> ScoreParts:
-        """The score's terms for one pair (labeled or not: calibration scores labeled ones)."""
-        view = self._view(query)
+    def features(self, query: str, act_code: str, section_number: str,
+                 excluded: Iterable[str] = ()) -> PairFeatures:
+        """What the model sees of one pair (labeled or not: training reads labeled ones);
+        `excluded` judgments never vote (a development query's own judgment)."""
+        view = self._view(query, frozenset(excluded))
         key = (act_code, normalize_section_number(section_number))
         row = self.row_of.get(key)
         section_domain = self.tagger.provision_domain(
@@ -260,8 +320,17 @@ class RelevanceJudge:
         else:  # a contradiction only when no domain of the query is related to the section's
             related_to = next((d for d in ranked if domains_related(d, section_domain)), None)
             domain = 0.0 if related_to else -1.0
-        return ScoreParts(round(float(view.lexical[row]), 4) if row is not None else 0.0,
-                          round(domain, 4), key in view.named, ranked, section_domain, related_to)
+        voted = list(view.votes)
+        return PairFeatures(
+            lexical=round(float(view.lexical[row]), 4) if row is not None else 0.0,
+            lexical_rank=int(view.rank[row]) if row is not None else len(self.keys) + 1,
+            domain=round(domain, 4), named=key in view.named,
+            vote=round(view.votes.get(key, 0.0), 4),
+            vote_rank=voted.index(key) + 1 if key in view.votes else None,
+            act_vote=round(view.act_votes.get(key[0], 0.0), 4),
+            act_lexical=round(float(view.act_lexical.get(key[0], 0.0)), 4),
+            query_words=view.words, query_domains=ranked, section_domain=section_domain,
+            related_to=related_to)
 
     def judge(self, query: str, act_code: str, section_number: str) -> Relevance:
         """RELEVANT / TANGENTIAL / NOT_APPLICABLE for one cited section, with the reason."""
@@ -280,11 +349,14 @@ class RelevanceJudge:
                       NOT_APPLICABLE: "remove this citation"}[verdict]
             return Relevance(verdict, f"{cited} is judged grade {grade} for {where}: {action}.",
                              SOURCE_QRELS)
-        parts = self.score(query, act_code, section_number)
-        return self._from_score(cited, parts)
+        model = self._trained()
+        features = self.features(query, act_code, section_number)
+        probability = round(float(model.probabilities(pd.DataFrame(
+            [features.vector()], columns=PairFeatures.NAMES))[0]), 4)
+        return self._from_model(cited, features, probability, model.cuts[features.kind])
 
-    def _from_score(self, cited: str, parts: ScoreParts) -> Relevance:
-        score = parts.total
+    def _from_model(self, cited: str, parts: PairFeatures, probability: float,
+                    cuts: Cuts) -> Relevance:
         query_domain = parts.query_domains[0] if parts.query_domains else None
         if parts.domain < 0:
             domain = (f"the query is about {query_domain} but {cited} belongs to the "
@@ -296,24 +368,36 @@ class RelevanceJudge:
                       f"{parts.section_domain} domain (no contradiction)")
         else:
             domain = "no domain to compare"
+        cases = (f"cases like the query cite it (vote rank {parts.vote_rank})"
+                 if parts.vote_rank else "no case like the query cites it")
         terms = (f"{'named in the query; ' if parts.named else ''}{domain}; lexical match "
-                 f"{parts.lexical:g} (1 = the best-matching section)")
-        if score >= self.t_high:
-            return Relevance(RELEVANT, f"{cited}: {terms} (score {score:g} >= {self.t_high:g}).",
-                             SOURCE_SCORE, score)
-        if score >= self.t_low:
-            return Relevance(TANGENTIAL, f"{cited}: {terms} (score {score:g}, between "
-                             f"{self.t_low:g} and {self.t_high:g}): keep it only as a supporting "
-                             "provision; a person should check that it applies.",
-                             SOURCE_SCORE, score)
+                 f"{parts.lexical:g} (rank {parts.lexical_rank:,}); {cases}")
+        said = f"P(relevant) {probability:g}"
+        verdict = cuts.verdict(probability)
+        if verdict == RELEVANT:
+            return Relevance(RELEVANT, f"{cited}: {terms} ({said} >= {cuts.high:g}).",
+                             SOURCE_MODEL, probability)
+        if verdict == TANGENTIAL:
+            return Relevance(TANGENTIAL, f"{cited}: {terms} ({said}, between {cuts.low:g} and "
+                             f"{cuts.high:g}): keep it only as a supporting provision; a person "
+                             "should check that it applies.", SOURCE_MODEL, probability)
         return Relevance(NOT_APPLICABLE, f"{cited} exists but does not answer the query: {terms} "
-                         f"(score {score:g} < {self.t_low:g}): remove this citation.",
-                         SOURCE_SCORE, score)
+                         f"({said} < {cuts.low:g}): remove this citation.", SOURCE_MODEL,
+                         probability)
 
-    def top_sections(self, query: str, k: int) -> list[tuple[str, str]]:
-        """The k best lexical matches (ties by table order): what a plain retrieval surfaces."""
-        lexical = self._view(query).lexical
+    def top_sections(self, query: str, k: int, excluded: Iterable[str] = ()
+                     ) -> list[tuple[str, str]]:
+        """The k best lexical matches (ties by table order): what a plain retrieval surfaces
+        (`excluded` only shares the query's view with `features`)."""
+        lexical = self._view(query, frozenset(excluded)).lexical
         return [self.keys[i] for i in np.argsort(-lexical, kind="stable")[:k] if lexical[i] > 0]
+
+    def top_voted(self, query: str, k: int, excluded: Iterable[str] = ()
+                  ) -> list[tuple[str, str]]:
+        """The k sections the judgments most like the query vote for most: what a retrieval
+        through similar cases surfaces."""
+        return [key for key in self._view(query, frozenset(excluded)).votes
+                if key in self.row_of][:k]
 
     def neighbours(self, act_code: str, section_number: str) -> list[tuple[str, str]]:
         """The sections before and after one in its Act (table order): the near misses."""
@@ -322,6 +406,15 @@ class RelevanceJudge:
             return []
         return [self.keys[i] for i in (row - 1, row + 1)
                 if 0 <= i < len(self.keys) and self.keys[i][0] == act_code]
+
+
+def judge_tables(settings: Settings) -> tuple[list[dict], list[dict], list[dict]]:
+    """The sections (the columns the judge reads), the Act registry and the transition map;
+    FileNotFoundError when they are not built."""
+    sections = read_table(settings.table_path("sections"))
+    columns = ["act_code", "section_number", "title", "text"]
+    return (records(sections[columns]), records(read_table(settings.table_path("act_registry"))),
+            records(read_table(settings.table_path("law_transition_map"))))
 
 
 def doc_key(doc_id: str) -> tuple[str, str]:

@@ -1,0 +1,162 @@
+"""Relevance of a cited precedent to the question (specification 001's precedent assessment):
+RELEVANT_PRECEDENT, TANGENTIAL or NOT_APPLICABLE_PRECEDENT, by a model trained as the statute
+one is (`nyaya.verify.relevance`; what they share: `nyaya.verify.trained`), on the corpus's own
+case citations: a judgment with its case citations masked is a query, the judgments it cites are
+relevant to it, and the others most like it, uncited, are not (`evals/relevance.py`, the
+`relevance_model` asset).
+
+What the model sees (PrecedentFeatures): how well the case's whole text matches the question
+(BM25 relative to the best judgment's, and its rank), the share of the statutes the case cites
+that the judgments most like the question cite too, the case's PageRank in the citation graph
+(relative to the mean: an established precedent), and the question's length.
+
+Only what training covered is judged: a case whose text we hold, for a question of more than
+PASSAGE_WORDS words (the development queries are whole judgments, and no labeled set asks short
+questions about precedents). Anything else is NOT_JUDGED, with the reason.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import islice
+
+import numpy as np
+import pandas as pd
+
+from nyaya.retrieval.case_votes import CaseVotes
+from nyaya.verify.model import (
+    NOT_APPLICABLE,
+    NOT_APPLICABLE_PRECEDENT,
+    NOT_JUDGED,
+    RELEVANT,
+    RELEVANT_PRECEDENT,
+    TANGENTIAL,
+)
+from nyaya.verify.trained import (
+    PASSAGE_WORDS,
+    SOURCE_MODEL,
+    Relevance,
+    RelevanceModel,
+    kind_of,
+)
+
+QUERY_TERMS = 200  # a long question is reduced to its rarest terms (docs/retrieval-methods.md)
+NEIGHBOURS = 20  # judgments most like the question whose statutes a case is compared with
+PRECEDENT_VERDICTS = {RELEVANT: RELEVANT_PRECEDENT, TANGENTIAL: TANGENTIAL,
+                      NOT_APPLICABLE: NOT_APPLICABLE_PRECEDENT}
+
+
+@dataclass(frozen=True)
+class PrecedentFeatures:
+    """What the model sees of one (question, case) pair."""
+
+    lexical: float  # whole-text BM25 relative to the best judgment's (1 = the best match)
+    lexical_rank: int  # among every judgment, 1 = the best
+    shared_sections: float  # share of the case's statutes cited by the nearest judgments too
+    pagerank: float  # relative to the mean judgment's
+    query_words: int
+
+    NAMES = ("lexical", "log_lexical_rank", "shared_sections", "log_pagerank", "query_words")
+
+    def vector(self) -> list[float]:
+        return [self.lexical, math.log1p(self.lexical_rank), self.shared_sections,
+                math.log1p(self.pagerank), float(self.query_words)]
+
+    @property
+    def kind(self) -> str:
+        return kind_of(self.query_words)
+
+
+@dataclass(frozen=True)
+class _View:
+    lexical: np.ndarray  # per judgment (index order), relative to the best
+    rank: np.ndarray  # per judgment, 1 = the best
+    order: np.ndarray  # judgment rows, best first
+
+
+class PrecedentJudge:
+    """Judges (question, case) pairs by the trained model over the judgments' whole texts
+    (`votes`: the judgments' BM25 index and the statutes each cites) and their PageRank."""
+
+    def __init__(self, votes: CaseVotes, pagerank: Mapping[str, float],
+                 model: RelevanceModel | None = None) -> None:
+        self.index, self.cites, self.model = votes.judgments, votes.cites, model
+        self.row_of = {doc: i for i, doc in enumerate(self.index.doc_ids)}
+        mean = float(np.mean(list(pagerank.values()))) if pagerank else 0.0
+        self.pagerank = {doc: value / mean for doc, value in pagerank.items()} if mean else {}
+        self._view = lru_cache(maxsize=64)(self._query_view)
+
+    def _query_view(self, query: str) -> _View:
+        scores = self.index.scores(query, QUERY_TERMS)
+        best = scores.max(initial=0.0)
+        order = np.argsort(-scores, kind="stable")
+        rank = np.empty(len(scores), dtype=int)
+        rank[order] = np.arange(1, len(scores) + 1)
+        return _View(scores / best if best > 0 else scores, rank, order)
+
+    def ranked(self, query: str) -> Iterator[str]:
+        """The judgments, those most like the query first (ties in index order)."""
+        return (self.index.doc_ids[i] for i in self._view(query).order)
+
+    def features(self, query: str, doc_ids: Collection[str], excluded: Iterable[str] = ()
+                 ) -> PrecedentFeatures | None:
+        """The pair's features, the case read through the best-matching of its judgments
+        (`doc_ids`: one case can be held by several sources); None when none is held.
+        `excluded` judgments are never among the nearest (a development query's own)."""
+        rows = [self.row_of[doc] for doc in doc_ids if doc in self.row_of]
+        if not rows:
+            return None
+        view = self._view(query)
+        row = max(rows, key=lambda i: (view.lexical[i], -i))
+        skip = set(excluded) | set(doc_ids)
+        nearest = [doc for doc in islice(self.ranked(query), NEIGHBOURS + len(skip))
+                   if doc not in skip][:NEIGHBOURS]
+        near_sections = set().union(*(self.cites.get(doc, ()) for doc in nearest))
+        own = set().union(*(self.cites.get(doc, ()) for doc in doc_ids))
+        return PrecedentFeatures(
+            lexical=round(float(view.lexical[row]), 4), lexical_rank=int(view.rank[row]),
+            shared_sections=round(len(own & near_sections) / len(own), 4) if own else 0.0,
+            pagerank=round(max(self.pagerank.get(doc, 0.0) for doc in doc_ids), 4),
+            query_words=len(query.split()))
+
+    def judge(self, query: str, doc_ids: Collection[str], case: str) -> Relevance:
+        """RELEVANT_PRECEDENT / TANGENTIAL / NOT_APPLICABLE_PRECEDENT for one case (`case`
+        names it in the reason), or NOT_JUDGED with why."""
+        if self.model is None:
+            raise ValueError("this judge has no precedent relevance model")
+        words = len(query.split())
+        kind = kind_of(words)
+        if kind not in self.model.cuts:
+            return Relevance(NOT_JUDGED, f"{case}: relevance not judged: the precedent model "
+                             f"is trained on fact descriptions of more than {PASSAGE_WORDS} "
+                             f"words, and the question has {words}.", SOURCE_MODEL)
+        features = self.features(query, doc_ids)
+        if features is None:
+            return Relevance(NOT_JUDGED, f"{case}: relevance not judged: we hold no text of "
+                             "this case.", SOURCE_MODEL)
+        probability = round(float(self.model.probabilities(pd.DataFrame(
+            [features.vector()], columns=PrecedentFeatures.NAMES))[0]), 4)
+        cuts = self.model.cuts[kind]
+        verdict = PRECEDENT_VERDICTS[cuts.verdict(probability)]
+        terms = (f"its text matches the question {features.lexical:g} of the best judgment "
+                 f"(rank {features.lexical_rank:,}); it shares "
+                 f"{features.shared_sections:.0%} of the statutes it cites with the "
+                 f"{NEIGHBOURS} judgments most like the question; PageRank "
+                 f"{features.pagerank:.1f} x the mean (P(relevant) {probability:g}; cuts "
+                 f"{cuts.low:g} / {cuts.high:g})")
+        action = {RELEVANT_PRECEDENT: "a precedent for the question",
+                  TANGENTIAL: "keep it only as supporting authority; a person should check "
+                              "that it applies",
+                  NOT_APPLICABLE_PRECEDENT: "it exists but is no precedent for the question: "
+                                            "remove this citation"}[verdict]
+        return Relevance(verdict, f"{case}: {terms}: {action}.", SOURCE_MODEL, probability)
+
+
+def judgment_pagerank(nodes: pd.DataFrame) -> dict[str, float]:
+    """Judgment doc id -> its case's PageRank (citation_graph_nodes)."""
+    return {doc: float(rank) for doc_ids, rank in zip(nodes["doc_ids"], nodes["pagerank"],
+                                                      strict=True)
+            for doc in (doc_ids if doc_ids is not None else ())}

@@ -1,0 +1,109 @@
+"""What the two relevance judges share (`nyaya.verify.relevance` for sections,
+`nyaya.verify.precedents` for cases): the verdict record, the kinds of query, the cuts on a
+model's probability and the trained model with its file."""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nyaya.settings import Settings
+from nyaya.verify.model import NOT_APPLICABLE, RELEVANT, TANGENTIAL
+
+SOURCE_MODEL = "model"
+#: A query of more words than this is a passage of facts, not a question: its own cuts.
+PASSAGE_WORDS = 60
+QUESTION, PASSAGE = "question", "passage"
+MODEL_FORMAT = 1
+
+
+def kind_of(words: int) -> str:
+    """The kind of a query of so many words: each kind has cuts of its own."""
+    return PASSAGE if words > PASSAGE_WORDS else QUESTION
+
+
+@dataclass(frozen=True)
+class Relevance:
+    """One (query, section) judgment; `reason` says why and what to do."""
+
+    verdict: str  # RELEVANT | TANGENTIAL | NOT_APPLICABLE
+    reason: str
+    source: str  # "qrels" | "model"
+    score: float | None = None  # the model's probability that the section is relevant
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Cuts:
+    """NOT_APPLICABLE below `low`, RELEVANT at or above `high`, TANGENTIAL between, on the
+    model's probability."""
+
+    low: float
+    high: float
+
+    def __post_init__(self) -> None:
+        if self.low > self.high:
+            raise ValueError(f"removal cut {self.low} is above the relevant cut {self.high}")
+
+    def verdict(self, probability: float) -> str:
+        return (RELEVANT if probability >= self.high else
+                TANGENTIAL if probability >= self.low else NOT_APPLICABLE)
+
+
+@dataclass(frozen=True)
+class RelevanceModel:
+    """A fitted classifier (anything with `predict_proba` over the `features` columns) and the
+    cuts of each kind of query it was trained for; `figures` records how it was trained and
+    how it did. The statute judge's model reads PairFeatures.NAMES, the precedent judge's
+    `nyaya.verify.precedents.PrecedentFeatures.NAMES`."""
+
+    classifier: Any
+    cuts: dict[str, Cuts]
+    features: tuple[str, ...]
+    figures: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        unknown = set(self.cuts) - {QUESTION, PASSAGE}
+        if not self.cuts or unknown:
+            raise ValueError(f"cuts for {sorted(self.cuts)}: expected {QUESTION} and/or "
+                             f"{PASSAGE} queries")
+
+    def probabilities(self, matrix: pd.DataFrame) -> np.ndarray:
+        """P(relevant) of each row of features (the `features` columns)."""
+        if not len(matrix):
+            return np.zeros(0)
+        return self.classifier.predict_proba(matrix[list(self.features)])[:, 1]
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as handle:
+            pickle.dump({"format": MODEL_FORMAT, "model": self}, handle)
+
+    @classmethod
+    def load(cls, path: Path, features: tuple[str, ...]) -> RelevanceModel:
+        """The model the relevance_model asset wrote; FileNotFoundError naming the asset when
+        there is none, ValueError when it was written for other `features`."""
+        if not path.is_file():
+            raise FileNotFoundError(f"no relevance model at {path}: build it with `make run` "
+                                    "(the relevance_model asset)")
+        with path.open("rb") as handle:
+            stored = pickle.load(handle)  # our own asset's output, in our data folder
+        model = stored.get("model") if stored.get("format") == MODEL_FORMAT else None
+        if model is None or model.features != features:
+            raise ValueError(f"{path} was trained for other features: rebuild the "
+                             "relevance_model asset (`make run`)")
+        return model
+
+
+def model_path(settings: Settings, name: str = "statutes") -> Path:
+    """Where the relevance_model asset writes a model ("statutes" or "precedents"): with the
+    data it was trained on, not in the models folder, which caches packaged and distilled
+    embedders and may be shared."""
+    return settings.data_dir / "trained" / f"relevance-{name}.pkl"

@@ -1,0 +1,164 @@
+"""Precedent relevance (nyaya.verify.precedents): features, verdicts and the gate's use of them,
+on the small judgments of test_verify_relevance; its training on synthetic pairs."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from test_verify_relevance import (
+    CITES,
+    JUDGMENTS,
+    REGISTRY,
+    SECTIONS,
+    TRANSITIONS,
+    hand_model,
+    hand_precedent_model,
+)
+
+from evals.relevance import JudgedQuery, fit_model, precedent_pairs, removal_figures
+from nyaya.retrieval.case_votes import CaseVotes
+from nyaya.verify.gate import verify_text
+from nyaya.verify.model import (
+    FOUND,
+    NOT_APPLICABLE_PRECEDENT,
+    NOT_JUDGED,
+    PRECEDENT_ONLY,
+    RELEVANT_PRECEDENT,
+    UNVERIFIED,
+    CitationVerdict,
+)
+from nyaya.verify.precedents import PrecedentFeatures, PrecedentJudge, judgment_pagerank
+from nyaya.verify.relevance import RelevanceJudge
+from nyaya.verify.statutes import StatuteChecker
+from nyaya.verify.trained import PASSAGE, QUESTION
+
+# a fact description of more than 60 words, about a tenant's deposit
+FACTS = ("The appellant was a tenant of the respondent landlord for eleven years and paid a "
+         "security deposit when the lease began. After he vacated the premises and handed over "
+         "the keys the landlord refused to return the deposit, saying that the tenant had "
+         "damaged the fittings, and kept the whole of the deposit for himself. The tenant sued "
+         "the landlord for the deposit with interest and the trial court decreed the suit, "
+         "which the High Court reversed on appeal.")
+PAGERANK = {"J1": 0.2, "J2": 0.3, "J3": 0.5}
+
+
+@pytest.fixture(scope="module")
+def votes() -> CaseVotes:
+    return CaseVotes.over(list(JUDGMENTS), list(JUDGMENTS.values()), CITES)
+
+
+@pytest.fixture(scope="module")
+def judge(votes) -> PrecedentJudge:
+    return PrecedentJudge(votes, PAGERANK, hand_precedent_model())
+
+
+def test_judgment_pagerank_reads_every_doc_id_of_a_case():
+    nodes = pd.DataFrame({"doc_ids": [["A:1", "B:1"], ["A:2"], None],
+                          "pagerank": [0.5, 0.25, 0.25]})
+    assert judgment_pagerank(nodes) == {"A:1": 0.5, "B:1": 0.5, "A:2": 0.25}
+
+
+def test_features(judge):
+    assert len(FACTS.split()) > 60
+    first = judge.features(FACTS, ["J1"])
+    assert first.kind == PASSAGE and first.query_words == len(FACTS.split())
+    assert first.lexical_rank in (1, 2) and first.lexical > 0.5
+    # J1 cites DRCA 14 and TPA 108; the other judgments (J2, J3) cite DRCA 14 and BNS 103
+    assert first.shared_sections == 0.5
+    assert first.pagerank == pytest.approx(0.2 / (1 / 3), abs=1e-3)
+    murder = judge.features(FACTS, ["J3"])
+    assert (murder.lexical_rank, murder.shared_sections) == (3, 0.0)
+    assert murder.lexical < first.lexical
+    # a case held by two judgments is read through its best match
+    assert judge.features(FACTS, ["J3", "J1"]).lexical == first.lexical
+    assert judge.features(FACTS, ["NOT:HELD"]) is None
+    # an excluded judgment is never among the nearest: J1 then shares only with J3
+    assert judge.features(FACTS, ["J1"], excluded=["J2"]).shared_sections == 0.0
+
+
+def test_ranked_puts_the_closest_judgments_first(judge):
+    assert list(judge.ranked(FACTS))[-1] == "J3"
+
+
+@pytest.mark.parametrize(("query", "doc_ids", "verdict", "says"), [
+    (FACTS, ["J1"], RELEVANT_PRECEDENT, "a precedent for the question"),
+    (FACTS, ["J3"], NOT_APPLICABLE_PRECEDENT, "remove this citation"),
+    (FACTS, ["NOT:HELD"], NOT_JUDGED, "we hold no text of this case"),
+    ("My landlord kept my deposit", ["J1"], NOT_JUDGED,
+     "trained on fact descriptions of more than 60 words, and the question has 5"),
+])
+def test_verdicts(judge, query, doc_ids, verdict, says):
+    relevance = judge.judge(query, doc_ids, "Ram v. Shyam")
+    assert relevance.verdict == verdict and relevance.source == "model"
+    assert relevance.reason.startswith("Ram v. Shyam: ") and says in relevance.reason
+    assert (relevance.score is None) == (verdict == NOT_JUDGED)
+
+
+def test_a_judge_without_its_model_refuses(votes):
+    with pytest.raises(ValueError, match="no precedent relevance model"):
+        PrecedentJudge(votes, PAGERANK).judge(FACTS, ["J1"], "X v. Y")
+
+
+def _found(doc_ids: list[str]) -> CitationVerdict:
+    return CitationVerdict(text="Ram v. Shyam, (2020) 1 SCC 1", span=(17, 44), kind="case",
+                           status=FOUND, reason="found", case_name="Ram v. Shyam",
+                           matched={"id": "C1", "case_name": "Ram v. Shyam", "doc_ids": doc_ids})
+
+
+@pytest.mark.parametrize(("query", "doc_ids", "overall", "relevance", "note"), [
+    (FACTS, ["J1"], PRECEDENT_ONLY, RELEVANT_PRECEDENT, None),
+    (FACTS, ["J3"], UNVERIFIED, NOT_APPLICABLE_PRECEDENT, "no precedent for the query"),
+    ("My landlord kept my deposit", ["J1"], PRECEDENT_ONLY, NOT_JUDGED, "was not judged"),
+    (None, ["J3"], PRECEDENT_ONLY, None, None),  # no query: existence alone
+])
+def test_the_gate_judges_found_cases(votes, query, doc_ids, overall, relevance, note):
+    judge = RelevanceJudge(SECTIONS, REGISTRY, TRANSITIONS, model=hand_model(),
+                           votes=lambda: votes,
+                           precedents=lambda v: PrecedentJudge(v, PAGERANK,
+                                                               hand_precedent_model()))
+    # the statute cited does not exist: the answer rests on the precedent alone, if at all
+    report = verify_text("Section 999 BNS. Ram v. Shyam, (2020) 1 SCC 1.",
+                         StatuteChecker(REGISTRY, SECTIONS, TRANSITIONS), query=query,
+                         relevance=judge, case_verifier=lambda _: [_found(doc_ids)])
+    (case,) = [v for v in report.verdicts if v.kind == "case"]
+    assert report.overall == overall
+    assert (case.relevance or {}).get("verdict") == relevance
+    assert case.survives == (relevance != NOT_APPLICABLE_PRECEDENT)
+    assert any(note in n for n in report.notes) if note else len(report.notes) == 0
+
+
+def test_a_judge_without_a_precedent_judge_says_so():
+    judge = RelevanceJudge(SECTIONS, REGISTRY, TRANSITIONS, model=hand_model())
+    relevance = judge.judge_case(FACTS, ["J1"], "X v. Y")
+    assert relevance.verdict == NOT_JUDGED and "no precedent model" in relevance.reason
+
+
+def test_precedent_pairs_take_negatives_from_the_pool_only(judge):
+    query = JudgedQuery("dev", "Q1", FACTS, {"J2": 2}, ("Q1",))
+    pairs = precedent_pairs(judge, [query], pool={"J1", "J2"}, depth=5)
+    assert dict(zip(pairs["doc_id"], pairs["origin"], strict=True)) == {
+        "J2": "judged", "J1": "retrieved"}  # J3 is outside the pool
+    assert set(PrecedentFeatures.NAMES) <= set(pairs.columns)
+    assert pairs.set_index("doc_id")["grade"].to_dict() == {"J2": 2, "J1": 0}
+
+
+def _synthetic(queries: int = 40) -> pd.DataFrame:
+    rows = []
+    for q in range(queries):
+        for cited in (True, False, False):
+            features = PrecedentFeatures(0.9 if cited else 0.1 * (q % 4), 1 if cited else 40,
+                                         0.8 if cited else 0.0, 1.0, 300)
+            rows.append({"queryset": "dev", "qid": f"Q{q}", "kind": features.kind,
+                         "doc_id": f"J{q}-{cited}", "origin": "judged" if cited else "retrieved",
+                         "grade": 2 if cited else 0,
+                         **dict(zip(PrecedentFeatures.NAMES, features.vector(), strict=True))})
+    return pd.DataFrame(rows)
+
+
+def test_the_precedent_model_trains_on_passages_only():
+    model = fit_model(_synthetic(), features=PrecedentFeatures.NAMES, kinds=(PASSAGE,))
+    assert set(model.cuts) == {PASSAGE} and QUESTION not in model.cuts
+    figures = removal_figures(model, _synthetic(12))["dev"]
+    assert figures["not_applicable_precision"] == 1.0
+    assert figures["not_applicable_recall"] == 1.0
+    assert figures["relevant_removed_per_query"] == 0.0
