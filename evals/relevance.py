@@ -7,7 +7,8 @@ figures (what the relevance_model asset does, without writing the models)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+import hashlib
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import islice
 
@@ -25,12 +26,18 @@ from nyaya.retrieval.case_votes import section_votes
 from nyaya.settings import Settings
 from nyaya.tables import read_table
 from nyaya.verify.model import NOT_APPLICABLE, RELEVANT, TANGENTIAL
-from nyaya.verify.precedents import PrecedentFeatures, PrecedentJudge, judgment_pagerank
+from nyaya.verify.precedents import (
+    JUDGMENT_WORDS,
+    PrecedentFeatures,
+    PrecedentJudge,
+    judgment_pagerank,
+)
 from nyaya.verify.relevance import (
     MIN_REMOVAL_PRECISION,
     NEGATIVE_DEPTH,
     PairFeatures,
     RelevanceJudge,
+    contradicted,
     doc_key,
     judge_tables,
 )
@@ -229,12 +236,19 @@ def fit_model(pairs: pd.DataFrame, min_precision: float = MIN_REMOVAL_PRECISION,
         "out_of_fold": figures})
 
 
-def removal_figures(model: RelevanceModel, pairs: pd.DataFrame) -> dict:
+def removal_figures(model: RelevanceModel, pairs: pd.DataFrame,
+                    rule: Callable[[pd.DataFrame, Sequence[str]], np.ndarray] | None = None
+                    ) -> dict:
     """On (held-out) pairs, per set: NOT_APPLICABLE precision and recall, relevant documents
-    removed per query, the three classes' figures and the share removed of each origin."""
+    removed per query, the three classes' figures and the share removed of each origin. `rule`
+    marks the pairs removed whatever the model says (the statute judge's `contradicted`)."""
     scores = model.probabilities(pairs)
-    frame = pairs.assign(verdict=[model.cuts[kind].verdict(s) for kind, s in
-                                  zip(pairs["kind"], scores, strict=True)])
+    verdicts = [model.cuts[kind].verdict(s) for kind, s in zip(pairs["kind"], scores,
+                                                               strict=True)]
+    if rule is not None:
+        verdicts = [NOT_APPLICABLE if ruled else verdict for verdict, ruled in
+                    zip(verdicts, rule(pairs, pairs["kind"].tolist()), strict=True)]
+    frame = pairs.assign(verdict=verdicts)
     frame["removed"] = frame["verdict"] == NOT_APPLICABLE
     out = {}
     for name, rows in frame.groupby("queryset", sort=True):
@@ -269,17 +283,25 @@ def training_queries(settings: Settings) -> tuple[list[JudgedQuery], list[Judged
 
 def precedent_pairs(judge: PrecedentJudge, queries: Iterable[JudgedQuery],
                     pool: Collection[str], depth: int = NEGATIVE_DEPTH) -> pd.DataFrame:
-    """One row per candidate (query, judgment): the judged judgments, and as negatives the top
-    `depth` judgments of the `pool` most like the query that it does not cite (the pool is
-    where the development set's judgments come from: a judgment outside it may be cited
-    unrecorded). Columns as feature_pairs', `doc_id` for the section."""
+    """One row per candidate (query, judgment): the judged judgments, and as negatives, of the
+    `pool` judgments the query does not cite, the `depth` most like it and `depth` drawn at
+    random (in an order hashed from the qid): a cited case is often unlike the judgment citing
+    it, so negatives drawn only among the most alike would teach the model that unlike means
+    cited. The pool is where the development set's judgments come from: a judgment outside it
+    may be cited unrecorded. Columns as feature_pairs', `doc_id` for the section."""
     rows = []
+    ordered = sorted(pool)
     for query in queries:
         origins = dict.fromkeys(query.grades, "judged")
         nearest = (doc for doc in judge.ranked(query.text)
                    if doc in pool and doc not in query.excluded)
         for doc in islice(nearest, depth):
             origins.setdefault(doc, "retrieved")
+        drawn = sorted(ordered, key=lambda doc: hashlib.sha256(
+            f"{query.qid} {doc}".encode()).digest())
+        for doc in islice((d for d in drawn if d not in origins and d not in query.excluded),
+                          depth):
+            origins[doc] = "sampled"
         for doc, origin in origins.items():
             features = judge.features(query.text, [doc], query.excluded)
             if features is None:  # a judged judgment the index does not hold
@@ -293,10 +315,11 @@ def precedent_pairs(judge: PrecedentJudge, queries: Iterable[JudgedQuery],
 def precedent_training(settings: Settings, judge: PrecedentJudge) -> RelevanceModel:
     """The precedent model, trained on PRECEDENT_TRAINING whole judgments of cited-precedents'
     training half (each cited pool judgment RELEVANT), with its figures on PRECEDENT_HELDOUT of
-    the held-out half; passage cuts only (no labeled short question exists)."""
+    the held-out half: those of JUDGMENT_WORDS or more, the texts the judge judges."""
     queries = dev_queries(settings.warehouse, settings.corpus_root)[PRECEDENTS_SET]
     judgments = read_table(settings.table_path("judgments"))
     pool = set(judgments.loc[judgments["source"].isin(POOL), "doc_id"])
+    queries = queries[queries["query"].str.split().str.len() >= JUDGMENT_WORDS]
     halves = {split: judged_queries(dev_set(PRECEDENTS_SET, queries, split, count), CITED_GRADE)
               for split, count in ((TRAIN, PRECEDENT_TRAINING), (HELDOUT, PRECEDENT_HELDOUT))}
     model = fit_model(precedent_pairs(judge, halves[TRAIN], pool),
@@ -313,7 +336,8 @@ def train(settings: Settings) -> tuple[RelevanceModel, RelevanceModel]:
                            votes=lambda: section_votes(settings.warehouse))
     training, held_out = training_queries(settings)
     model = fit_model(feature_pairs(judge, training))
-    model.figures["held_out"] = removal_figures(model, feature_pairs(judge, held_out))
+    model.figures["held_out"] = removal_figures(model, feature_pairs(judge, held_out),
+                                                contradicted)
     precedents = PrecedentJudge(judge.votes, judgment_pagerank(
         read_table(settings.table_path("citation_graph_nodes"))))
     return model, precedent_training(settings, precedents)

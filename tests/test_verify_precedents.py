@@ -27,7 +27,12 @@ from nyaya.verify.model import (
     UNVERIFIED,
     CitationVerdict,
 )
-from nyaya.verify.precedents import PrecedentFeatures, PrecedentJudge, judgment_pagerank
+from nyaya.verify.precedents import (
+    JUDGMENT_WORDS,
+    PrecedentFeatures,
+    PrecedentJudge,
+    judgment_pagerank,
+)
 from nyaya.verify.relevance import RelevanceJudge
 from nyaya.verify.statutes import StatuteChecker
 from nyaya.verify.trained import PASSAGE, QUESTION
@@ -39,6 +44,8 @@ FACTS = ("The appellant was a tenant of the respondent landlord for eleven years
          "damaged the fittings, and kept the whole of the deposit for himself. The tenant sued "
          "the landlord for the deposit with interest and the trial court decreed the suit, "
          "which the High Court reversed on appeal.")
+# the judge judges texts as long as the whole judgments it was trained on
+JUDGMENT = " ".join([FACTS] * (JUDGMENT_WORDS // len(FACTS.split()) + 1))
 PAGERANK = {"J1": 0.2, "J2": 0.3, "J3": 0.5}
 
 
@@ -81,11 +88,12 @@ def test_ranked_puts_the_closest_judgments_first(judge):
 
 
 @pytest.mark.parametrize(("query", "doc_ids", "verdict", "says"), [
-    (FACTS, ["J1"], RELEVANT_PRECEDENT, "a precedent for the question"),
-    (FACTS, ["J3"], NOT_APPLICABLE_PRECEDENT, "remove this citation"),
-    (FACTS, ["NOT:HELD"], NOT_JUDGED, "we hold no text of this case"),
+    (JUDGMENT, ["J1"], RELEVANT_PRECEDENT, "a precedent for the question"),
+    (JUDGMENT, ["J3"], NOT_APPLICABLE_PRECEDENT, "remove this citation"),
+    (JUDGMENT, ["NOT:HELD"], NOT_JUDGED, "we hold no text of this case"),
     ("My landlord kept my deposit", ["J1"], NOT_JUDGED,
-     "trained on fact descriptions of more than 60 words, and the question has 5"),
+     "trained on whole judgments, of 1,000 words or more, and the question has 5"),
+    (FACTS, ["J1"], NOT_JUDGED, f"and the question has {len(FACTS.split())}"),
 ])
 def test_verdicts(judge, query, doc_ids, verdict, says):
     relevance = judge.judge(query, doc_ids, "Ram v. Shyam")
@@ -96,7 +104,7 @@ def test_verdicts(judge, query, doc_ids, verdict, says):
 
 def test_a_judge_without_its_model_refuses(votes):
     with pytest.raises(ValueError, match="no precedent relevance model"):
-        PrecedentJudge(votes, PAGERANK).judge(FACTS, ["J1"], "X v. Y")
+        PrecedentJudge(votes, PAGERANK).judge(JUDGMENT, ["J1"], "X v. Y")
 
 
 def _found(doc_ids: list[str]) -> CitationVerdict:
@@ -106,9 +114,9 @@ def _found(doc_ids: list[str]) -> CitationVerdict:
 
 
 @pytest.mark.parametrize(("query", "doc_ids", "overall", "relevance", "note"), [
-    (FACTS, ["J1"], PRECEDENT_ONLY, RELEVANT_PRECEDENT, None),
-    (FACTS, ["J3"], UNVERIFIED, NOT_APPLICABLE_PRECEDENT, "no precedent for the query"),
-    ("My landlord kept my deposit", ["J1"], PRECEDENT_ONLY, NOT_JUDGED, "was not judged"),
+    (JUDGMENT, ["J1"], PRECEDENT_ONLY, RELEVANT_PRECEDENT, None),
+    (JUDGMENT, ["J3"], UNVERIFIED, NOT_APPLICABLE_PRECEDENT, "no precedent for the query"),
+    (FACTS, ["J1"], PRECEDENT_ONLY, NOT_JUDGED, "was not judged"),
     (None, ["J3"], PRECEDENT_ONLY, None, None),  # no query: existence alone
 ])
 def test_the_gate_judges_found_cases(votes, query, doc_ids, overall, relevance, note):
@@ -129,7 +137,7 @@ def test_the_gate_judges_found_cases(votes, query, doc_ids, overall, relevance, 
 
 def test_a_judge_without_a_precedent_judge_says_so():
     judge = RelevanceJudge(SECTIONS, REGISTRY, TRANSITIONS, model=hand_model())
-    relevance = judge.judge_case(FACTS, ["J1"], "X v. Y")
+    relevance = judge.judge_case(JUDGMENT, ["J1"], "X v. Y")
     assert relevance.verdict == NOT_JUDGED and "no precedent model" in relevance.reason
 
 
@@ -162,3 +170,12 @@ def test_the_precedent_model_trains_on_passages_only():
     assert figures["not_applicable_precision"] == 1.0
     assert figures["not_applicable_recall"] == 1.0
     assert figures["relevant_removed_per_query"] == 0.0
+
+
+def test_random_negatives_come_from_the_pool_and_are_stable(judge):
+    query = JudgedQuery("dev", "Q1", FACTS, {"J1": 2})
+    pool = {"J1", "J2", "J3"}
+    first = precedent_pairs(judge, [query], pool, depth=2)
+    # J1 judged (and the closest), J2 next: retrieved; J3, the one left, drawn at random
+    assert sorted(first["origin"]) == ["judged", "retrieved", "sampled"]
+    assert first.equals(precedent_pairs(judge, [query], pool, depth=2))

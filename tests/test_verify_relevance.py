@@ -607,31 +607,37 @@ def real_judge(main_run) -> RelevanceJudge:
     "My landlord is not returning my security deposit even though I vacated the flat two "
     "months ago",  # nyaya-statutes NS020, judged by its qrels
 ])
-@pytest.mark.parametrize(("act", "section", "by_score"), [
+@pytest.mark.parametrize(("act", "section", "by_model"), [
+    # evidence and arbitration: areas unrelated to a tenancy question, which does not name them
     ("BSA_2023", "112", NOT_APPLICABLE), ("ACA_1996", "38", NOT_APPLICABLE),
     # TPA 114 is a lease section, as TPA 108 is, which NS020 judges relevant to this question
-    # (and which matches its words less): the score cannot tell the two apart, so it keeps TPA
+    # (and which matches its words less): the model cannot tell the two apart, so it keeps TPA
     # 114 as TANGENTIAL (a person must check it) rather than remove a relevant lease section;
     # only the labeled query's qrels remove it
-    ("TPA_1882", "114", TANGENTIAL)])
+    ("TPA_1882", "114", TANGENTIAL), ("TPA_1882", "108", TANGENTIAL)])
 def test_spec_001_security_deposit_cases_on_the_real_tables(real_judge, query, act, section,
-                                                            by_score):
+                                                            by_model):
     relevance = real_judge.judge(query, act, section)
-    expected = (NOT_APPLICABLE, "qrels") if "two months" in query else (by_score, "score")
+    by_qrels = TANGENTIAL if (act, section) == ("TPA_1882", "108") else NOT_APPLICABLE
+    expected = (by_qrels, "qrels") if "two months" in query else (by_model, "model")
     assert (relevance.verdict, relevance.source) == expected, relevance.reason
 
 
-def test_the_trained_model_removes_rarely_wrongly_on_held_out_halves(main_run):
-    """The relevance_model asset of the session's main run: on the held-out halves it trained
-    on neither, a removal is right at least 97% of the time and most of what does not belong
-    is removed (docs/verification.md has the figures)."""
+def test_the_trained_models_remove_rarely_wrongly_on_held_out_halves(main_run):
+    """The relevance_model asset of the session's main run: on the held-out halves they were
+    not trained on, a removal is right at least 98% of the time and removes some of what does
+    not belong, for sections and precedents (docs/verification.md has the figures)."""
     from pipelines.resources import NyayaSettings
 
     data_dir, _ = main_run
     settings = NyayaSettings(data_dir=str(data_dir)).resolved()
-    model = RelevanceModel.load(model_path(settings), PairFeatures.NAMES)
-    assert set(model.figures["held_out"]) == {"cited-statutes", "nyaya-statutes"}
-    for name, figures in model.figures["held_out"].items():
-        assert figures["not_applicable_precision"] >= 0.97, (name, figures)
-        assert figures["not_applicable_recall"] >= 0.5, (name, figures)
-        assert figures["relevant_removed_per_query"] <= 0.3, (name, figures)
+    statutes = RelevanceModel.load(model_path(settings), PairFeatures.NAMES)
+    precedents = RelevanceModel.load(model_path(settings, "precedents"),
+                                     PrecedentFeatures.NAMES)
+    assert set(statutes.figures["held_out"]) == {"cited-statutes", "nyaya-statutes"}
+    assert set(precedents.figures["held_out"]) == {"cited-precedents"}
+    for model in (statutes, precedents):
+        for name, figures in model.figures["held_out"].items():
+            assert figures["not_applicable_precision"] >= 0.98, (name, figures)
+            assert figures["not_applicable_recall"] >= 0.15, (name, figures)
+            assert figures["relevant_removed_per_query"] <= 0.15, (name, figures)

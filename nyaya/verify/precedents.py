@@ -10,9 +10,10 @@ What the model sees (PrecedentFeatures): how well the case's whole text matches 
 that the judgments most like the question cite too, the case's PageRank in the citation graph
 (relative to the mean: an established precedent), and the question's length.
 
-Only what training covered is judged: a case whose text we hold, for a question of more than
-PASSAGE_WORDS words (the development queries are whole judgments, and no labeled set asks short
-questions about precedents). Anything else is NOT_JUDGED, with the reason.
+Only what training covered is judged: a case whose text we hold, for a text of JUDGMENT_WORDS
+words or more (the development queries are whole judgments; no labeled set asks shorter
+questions about precedents, and a fact description of 80 words had a matching tax case judged
+NOT_APPLICABLE: docs/verification.md). Anything else is NOT_JUDGED, with the reason.
 """
 
 from __future__ import annotations
@@ -36,13 +37,14 @@ from nyaya.verify.model import (
     TANGENTIAL,
 )
 from nyaya.verify.trained import (
-    PASSAGE_WORDS,
     SOURCE_MODEL,
     Relevance,
     RelevanceModel,
     kind_of,
 )
 
+#: The shortest text judged: 99% of cited-precedents' queries (whole judgments) are longer.
+JUDGMENT_WORDS = 1000
 QUERY_TERMS = 200  # a long question is reduced to its rarest terms (docs/retrieval-methods.md)
 NEIGHBOURS = 20  # judgments most like the question whose statutes a case is compared with
 PRECEDENT_VERDICTS = {RELEVANT: RELEVANT_PRECEDENT, TANGENTIAL: TANGENTIAL,
@@ -128,18 +130,17 @@ class PrecedentJudge:
         if self.model is None:
             raise ValueError("this judge has no precedent relevance model")
         words = len(query.split())
-        kind = kind_of(words)
-        if kind not in self.model.cuts:
+        if words < JUDGMENT_WORDS:
             return Relevance(NOT_JUDGED, f"{case}: relevance not judged: the precedent model "
-                             f"is trained on fact descriptions of more than {PASSAGE_WORDS} "
-                             f"words, and the question has {words}.", SOURCE_MODEL)
+                             f"is trained on whole judgments, of {JUDGMENT_WORDS:,} words or "
+                             f"more, and the question has {words:,}.", SOURCE_MODEL)
         features = self.features(query, doc_ids)
         if features is None:
             return Relevance(NOT_JUDGED, f"{case}: relevance not judged: we hold no text of "
                              "this case.", SOURCE_MODEL)
         probability = round(float(self.model.probabilities(pd.DataFrame(
             [features.vector()], columns=PrecedentFeatures.NAMES))[0]), 4)
-        cuts = self.model.cuts[kind]
+        cuts = self.model.cuts[features.kind]
         verdict = PRECEDENT_VERDICTS[cuts.verdict(probability)]
         terms = (f"its text matches the question {features.lexical:g} of the best judgment "
                  f"(rank {features.lexical_rank:,}); it shares "
