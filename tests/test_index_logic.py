@@ -27,6 +27,7 @@ from nyaya.index.embedders import (
 from nyaya.index.sparse import document_vector, query_vector, term_id
 from nyaya.index.store import EdgeStore
 from nyaya.retrieval.dense import ExactDenseRetriever, pool_by_document
+from nyaya.retrieval.tokenize import token_count, tokenize
 
 DEMO = CollectionDef("demo", ("doc_id",))
 
@@ -53,6 +54,19 @@ def test_query_vectors_keep_legal_identifiers_whole(text, token):
     assert term_id(token) in ids
     assert weights == [1.0] * len(ids)
     assert ids == sorted(ids)
+
+
+@pytest.mark.parametrize("text, tokens", [
+    ("The accused persons were punished u/s 304A", ["accus", "person", "punish", "u", "304a"]),
+    ("Section 13(1)(ia) of the Act", ["section", "13(1)(ia)", "13", "act"]),
+    ("glass classes passes", ["glass", "class", "pass"]),
+    ("parties duties", ["party", "duty"]),
+    ("", []),
+])
+def test_tokens_and_their_count_agree(text, tokens):
+    """The count that the BM25 average length reads is the tokenizer's length."""
+    assert tokenize(text) == tokens
+    assert token_count(text) == len(tokens)
 
 
 def test_bm25_document_weights_follow_the_formula():

@@ -13,7 +13,7 @@ import zlib
 from collections import Counter
 from collections.abc import Sequence
 
-from nyaya.retrieval.tokenize import tokenize
+from nyaya.retrieval.tokenize import token_count, tokenize
 
 SparseVector = tuple[list[int], list[float]]
 
@@ -23,13 +23,15 @@ def term_id(token: str) -> int:
 
 
 def average_length(texts: Sequence[str]) -> float:
-    lengths = [len(tokenize(text)) for text in texts]
+    lengths = [token_count(text) for text in texts]
     return sum(lengths) / max(len(lengths), 1)
 
 
 def document_vector(text: str, avg_len: float, k1: float = 1.2, b: float = 0.75) -> SparseVector:
     tokens = tokenize(text)
-    counts = Counter(term_id(token) for token in tokens)
+    counts = Counter()
+    for token, n in Counter(tokens).items():  # distinct tokens may share a hashed id
+        counts[term_id(token)] += n
     norm = k1 * (1 - b + b * len(tokens) / max(avg_len, 1e-9))
     ids = sorted(counts)
     return ids, [round(counts[i] * (k1 + 1) / (counts[i] + norm), 6) for i in ids]
