@@ -30,7 +30,6 @@ from nyaya.verify.precedents import (
     JUDGMENT_WORDS,
     PrecedentFeatures,
     PrecedentJudge,
-    judgment_pagerank,
 )
 from nyaya.verify.relevance import (
     MIN_REMOVAL_PRECISION,
@@ -40,6 +39,7 @@ from nyaya.verify.relevance import (
     contradicted,
     doc_key,
     judge_tables,
+    judgment_citers,
 )
 from nyaya.verify.trained import PASSAGE, QUESTION, Cuts, RelevanceModel
 
@@ -338,8 +338,7 @@ def train(settings: Settings) -> tuple[RelevanceModel, RelevanceModel]:
     model = fit_model(feature_pairs(judge, training))
     model.figures["held_out"] = removal_figures(model, feature_pairs(judge, held_out),
                                                 contradicted)
-    precedents = PrecedentJudge(judge.votes, judgment_pagerank(
-        read_table(settings.table_path("citation_graph_nodes"))))
+    precedents = PrecedentJudge(judge.votes, judgment_citers(settings))
     return model, precedent_training(settings, precedents)
 
 

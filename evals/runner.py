@@ -145,7 +145,7 @@ def run_queryset(search: StatuteSearch | PrecedentSearch | DocumentSearch, query
         when = date.fromisoformat(as_of) if isinstance(as_of, str) and as_of else None
         depth = top_k + len(never)
         started = time.perf_counter()
-        found = (search.search(query, depth, sources=sources)
+        found = (search.search(query, depth, sources=sources, excluded=never)
                  if isinstance(search, PrecedentSearch) else
                  search.search(query, depth, as_of=when, excluded=never))
         times.append(time.perf_counter() - started)

@@ -366,3 +366,36 @@ def test_unpartitioned_tables_show_their_first_rows_in_the_ui(built):
         shown += 1
     assert shown >= 2
     assert "sample_rows" not in metadata_of(first, "statute_parts")
+
+
+def test_an_excluded_judgment_never_seeds_the_graph_expansion(built, monkeypatch):
+    """A development query is a judgment with its citations masked: its own judgment ranks
+    first, and its graph neighbours are the answers, so it must not seed the expansion."""
+    from evals.configs import load_config
+    from evals.runner import load_precedent_resources
+    from nyaya.retrieval import precedents
+    from nyaya.settings import Settings
+
+    seeded: list[tuple[str, ...]] = []
+
+    class RecordingExpansion(precedents.GraphExpansion):
+        def search(self, query, k):
+            seeded.append(query.seeds)
+            return super().search(query, k)
+
+    monkeypatch.setattr(precedents, "GraphExpansion", RecordingExpansion)
+    _, _, data_dir = built
+    settings = NyayaSettings(data_dir=str(data_dir),
+                             models_dir=str(Settings.from_env().models_dir)).resolved()
+    chunks = pd.read_parquet(data_dir / "warehouse" / "judgment_chunks.parquet")
+    text, own = chunks["text"].iloc[0], chunks["doc_id"].iloc[0]
+    store = open_store(data_dir / "qdrant")
+    try:
+        search = precedents.PrecedentSearch("kg-citerag", load_config("kg-citerag").params,
+                                             load_precedent_resources(settings, store))
+        search.search(text, 5)
+        search.search(text, 5, excluded={own})
+    finally:
+        store.close()
+    assert own in seeded[0] and own not in seeded[1]
+    assert len(seeded[1]) == len(seeded[0])

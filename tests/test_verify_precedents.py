@@ -29,9 +29,9 @@ from nyaya.verify.model import (
 )
 from nyaya.verify.precedents import (
     JUDGMENT_WORDS,
+    Citers,
     PrecedentFeatures,
     PrecedentJudge,
-    judgment_pagerank,
 )
 from nyaya.verify.relevance import RelevanceJudge
 from nyaya.verify.statutes import StatuteChecker
@@ -46,7 +46,14 @@ FACTS = ("The appellant was a tenant of the respondent landlord for eleven years
          "which the High Court reversed on appeal.")
 # the judge judges texts as long as the whole judgments it was trained on
 JUDGMENT = " ".join([FACTS] * (JUDGMENT_WORDS // len(FACTS.split()) + 1))
-PAGERANK = {"J1": 0.2, "J2": 0.3, "J3": 0.5}
+# J2 and J3 cite J1; J3 also cites J2 (node ids as in citation_graph_nodes); J1b is J1's case
+# printed by a second source
+NODES = pd.DataFrame({"node_id": ["CASE:J1", "CASE:J2", "CASE:J3"],
+                      "doc_ids": [["J1", "J1b"], ["J2"], ["J3"]]})
+EDGES = pd.DataFrame({"source_id": ["CASE:J2", "CASE:J3", "CASE:J3", "CASE:J3", "CASE:J2"],
+                      "target_id": ["CASE:J1", "CASE:J1", "CASE:J2", "CASE:J3", "BNS_2023:103"],
+                      "target_type": ["case", "case", "case", "case", "section"]})
+CITERS = Citers.from_graph(NODES, EDGES)
 
 
 @pytest.fixture(scope="module")
@@ -56,13 +63,21 @@ def votes() -> CaseVotes:
 
 @pytest.fixture(scope="module")
 def judge(votes) -> PrecedentJudge:
-    return PrecedentJudge(votes, PAGERANK, hand_precedent_model())
+    return PrecedentJudge(votes, CITERS, hand_precedent_model())
 
 
-def test_judgment_pagerank_reads_every_doc_id_of_a_case():
-    nodes = pd.DataFrame({"doc_ids": [["A:1", "B:1"], ["A:2"], None],
-                          "pagerank": [0.5, 0.25, 0.25]})
-    assert judgment_pagerank(nodes) == {"A:1": 0.5, "B:1": 0.5, "A:2": 0.25}
+@pytest.mark.parametrize(("doc_ids", "excluded", "count"), [
+    (["J1"], [], 2),  # cited by J2 and J3
+    (["J1b"], [], 2),  # the same case, printed by another source
+    (["J1"], ["J3"], 1),  # the question's own case does not count
+    (["J2"], [], 1),
+    (["J3"], [], 0),  # a case citing itself is no citer; a section is no case
+    (["J3", "J1"], [], 2),  # one case held by several judgments: its best-cited
+    (["J9"], [], 0),  # not in the graph
+    ([], [], 0),
+])
+def test_citers_count_other_cases_citing_the_judgment(doc_ids, excluded, count):
+    assert CITERS.count(doc_ids, excluded) == count
 
 
 def test_features(judge):
@@ -72,7 +87,7 @@ def test_features(judge):
     assert first.lexical_rank in (1, 2) and first.lexical > 0.5
     # J1 cites DRCA 14 and TPA 108; the other judgments (J2, J3) cite DRCA 14 and BNS 103
     assert first.shared_sections == 0.5
-    assert first.pagerank == pytest.approx(0.2 / (1 / 3), abs=1e-3)
+    assert first.cited_by == 2 and judge.features(FACTS, ["J1"], ["J2"]).cited_by == 1
     murder = judge.features(FACTS, ["J3"])
     assert (murder.lexical_rank, murder.shared_sections) == (3, 0.0)
     assert murder.lexical < first.lexical
@@ -104,7 +119,7 @@ def test_verdicts(judge, query, doc_ids, verdict, says):
 
 def test_a_judge_without_its_model_refuses(votes):
     with pytest.raises(ValueError, match="no precedent relevance model"):
-        PrecedentJudge(votes, PAGERANK).judge(JUDGMENT, ["J1"], "X v. Y")
+        PrecedentJudge(votes, CITERS).judge(JUDGMENT, ["J1"], "X v. Y")
 
 
 def _found(doc_ids: list[str]) -> CitationVerdict:
@@ -122,7 +137,7 @@ def _found(doc_ids: list[str]) -> CitationVerdict:
 def test_the_gate_judges_found_cases(votes, query, doc_ids, overall, relevance, note):
     judge = RelevanceJudge(SECTIONS, REGISTRY, TRANSITIONS, model=hand_model(),
                            votes=lambda: votes,
-                           precedents=lambda v: PrecedentJudge(v, PAGERANK,
+                           precedents=lambda v: PrecedentJudge(v, CITERS,
                                                                hand_precedent_model()))
     # the statute cited does not exist: the answer rests on the precedent alone, if at all
     report = verify_text("Section 999 BNS. Ram v. Shyam, (2020) 1 SCC 1.",

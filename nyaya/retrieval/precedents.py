@@ -14,7 +14,7 @@ absent).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -140,11 +140,13 @@ class PrecedentSearch:
         self.uses_analysis = bool({"entity", "date", "bench"} & set(retrievers)) or \
             params.get("fusion", {}).get("weights") == "kg-citerag"
 
-    def search(self, text: str, k: int = 3, sources: tuple[str, ...] | None = None
-               ) -> list[Hit]:
+    def search(self, text: str, k: int = 3, sources: tuple[str, ...] | None = None,
+               excluded: Collection[str] = ()) -> list[Hit]:
         """The top-k judgments (3 by default, as the served system shows them), each ranked
-        where its best chunk puts it."""
-        runs, _, query = self._retrieve(text, sources)
+        where its best chunk puts it. `excluded` judgments (a development query's own) may
+        still be ranked, for the caller to drop, but never seed the graph expansion: their
+        neighbours are the citations the query was made by masking."""
+        runs, _, query = self._retrieve(text, sources, excluded)
         return self._fuse(runs, query.analysis)[:k]
 
     def evidence(self, text: str, k: int = 3, sources: tuple[str, ...] | None = None
@@ -169,7 +171,8 @@ class PrecedentSearch:
             found.append(Evidence(hit.doc_id, hit.score, tuple(best), hit.method))
         return found
 
-    def _retrieve(self, text: str, sources: tuple[str, ...] | None
+    def _retrieve(self, text: str, sources: tuple[str, ...] | None,
+                  excluded: Collection[str] = ()
                   ) -> tuple[dict[str, list[Hit]], ChunkRuns, Query]:
         """Judgment runs per method, the chunk runs of the dense and sparse branches, and the
         query (its analysis None when no method of the config needs it)."""
@@ -206,7 +209,8 @@ class PrecedentSearch:
             runs["bench"] = self._dense(query.dense, depth, {**pool, "judgment_id": judged},
                                         "bench") if judged else []
         if "graph" in wanted:
-            seeds = rrf({n: runs[n] for n in ("dense", "sparse") if n in runs})
+            seeds = [hit for hit in rrf({n: runs[n] for n in ("dense", "sparse") if n in runs})
+                     if hit.doc_id not in excluded]
             seeded = Query(text, query.dense, query.sparse, analysis, seeds=tuple(
                 hit.doc_id for hit in seeds[:int(self.params.get("graph_seeds", 5))]))
             runs["graph"] = self._in_pool(GraphExpansion(resources.graph).search(

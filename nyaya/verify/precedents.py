@@ -7,8 +7,10 @@ relevant to it, and the others most like it, uncited, are not (`evals/relevance.
 
 What the model sees (PrecedentFeatures): how well the case's whole text matches the question
 (BM25 relative to the best judgment's, and its rank), the share of the statutes the case cites
-that the judgments most like the question cite too, the case's PageRank in the citation graph
-(relative to the mean: an established precedent), and the question's length.
+that the judgments most like the question cite too, how many cases we hold cite it (an
+established precedent), the question's own case aside, and the question's length. Not its
+PageRank: in training, the graph holds the question's own citations, which are the labels, and a
+model given PageRank learned them (docs/verification.md).
 
 Only what training covered is judged: a case whose text we hold, for a text of JUDGMENT_WORDS
 words or more (the development queries are whole judgments; no labeled set asks shorter
@@ -58,14 +60,14 @@ class PrecedentFeatures:
     lexical: float  # whole-text BM25 relative to the best judgment's (1 = the best match)
     lexical_rank: int  # among every judgment, 1 = the best
     shared_sections: float  # share of the case's statutes cited by the nearest judgments too
-    pagerank: float  # relative to the mean judgment's
+    cited_by: int  # cases we hold that cite it, the question's own aside
     query_words: int
 
-    NAMES = ("lexical", "log_lexical_rank", "shared_sections", "log_pagerank", "query_words")
+    NAMES = ("lexical", "log_lexical_rank", "shared_sections", "log_cited_by", "query_words")
 
     def vector(self) -> list[float]:
         return [self.lexical, math.log1p(self.lexical_rank), self.shared_sections,
-                math.log1p(self.pagerank), float(self.query_words)]
+                math.log1p(self.cited_by), float(self.query_words)]
 
     @property
     def kind(self) -> str:
@@ -79,16 +81,44 @@ class _View:
     order: np.ndarray  # judgment rows, best first
 
 
+@dataclass(frozen=True)
+class Citers:
+    """Which cases cite each judgment's case, from the citation graph (every relation: cites,
+    follows, distinguishes, overrules)."""
+
+    of: Mapping[str, frozenset[str]]  # judgment doc id -> node ids of the cases citing its case
+    case_of: Mapping[str, str]  # judgment doc id -> its case's node id
+
+    @classmethod
+    def from_graph(cls, nodes: pd.DataFrame, edges: pd.DataFrame) -> Citers:
+        """From citation_graph_nodes (node_id, doc_ids) and citation_graph_edges."""
+        docs_of = {node: list(doc_ids) for node, doc_ids in
+                   zip(nodes["node_id"], nodes["doc_ids"], strict=True) if doc_ids is not None}
+        citing: dict[str, set[str]] = {}
+        cases = edges[edges["target_type"] == "case"]
+        for source, target in zip(cases["source_id"], cases["target_id"], strict=True):
+            if source != target:
+                citing.setdefault(target, set()).add(source)
+        return cls({doc: frozenset(citing.get(node, ())) for node, docs in docs_of.items()
+                    for doc in docs},
+                   {doc: node for node, docs in docs_of.items() for doc in docs})
+
+    def count(self, doc_ids: Iterable[str], excluded: Iterable[str] = ()) -> int:
+        """The most cases citing any of `doc_ids` (one case, held by several judgments), not
+        counting the cases of the `excluded` judgments."""
+        skip = {self.case_of[doc] for doc in excluded if doc in self.case_of}
+        return max((len(self.of.get(doc, frozenset()) - skip) for doc in doc_ids), default=0)
+
+
 class PrecedentJudge:
     """Judges (question, case) pairs by the trained model over the judgments' whole texts
-    (`votes`: the judgments' BM25 index and the statutes each cites) and their PageRank."""
+    (`votes`: the judgments' BM25 index and the statutes each cites) and who cites them."""
 
-    def __init__(self, votes: CaseVotes, pagerank: Mapping[str, float],
+    def __init__(self, votes: CaseVotes, citers: Citers,
                  model: RelevanceModel | None = None) -> None:
-        self.index, self.cites, self.model = votes.judgments, votes.cites, model
+        self.index, self.cites, self.citers, self.model = (votes.judgments, votes.cites, citers,
+                                                           model)
         self.row_of = {doc: i for i, doc in enumerate(self.index.doc_ids)}
-        mean = float(np.mean(list(pagerank.values()))) if pagerank else 0.0
-        self.pagerank = {doc: value / mean for doc, value in pagerank.items()} if mean else {}
         self._view = lru_cache(maxsize=64)(self._query_view)
 
     def _query_view(self, query: str) -> _View:
@@ -121,7 +151,7 @@ class PrecedentJudge:
         return PrecedentFeatures(
             lexical=round(float(view.lexical[row]), 4), lexical_rank=int(view.rank[row]),
             shared_sections=round(len(own & near_sections) / len(own), 4) if own else 0.0,
-            pagerank=round(max(self.pagerank.get(doc, 0.0) for doc in doc_ids), 4),
+            cited_by=self.citers.count(doc_ids, excluded),
             query_words=len(query.split()))
 
     def judge(self, query: str, doc_ids: Collection[str], case: str) -> Relevance:
@@ -145,8 +175,8 @@ class PrecedentJudge:
         terms = (f"its text matches the question {features.lexical:g} of the best judgment "
                  f"(rank {features.lexical_rank:,}); it shares "
                  f"{features.shared_sections:.0%} of the statutes it cites with the "
-                 f"{NEIGHBOURS} judgments most like the question; PageRank "
-                 f"{features.pagerank:.1f} x the mean (P(relevant) {probability:g}; cuts "
+                 f"{NEIGHBOURS} judgments most like the question; {features.cited_by:,} cases we "
+                 f"hold cite it (P(relevant) {probability:g}; cuts "
                  f"{cuts.low:g} / {cuts.high:g})")
         action = {RELEVANT_PRECEDENT: "a precedent for the question",
                   TANGENTIAL: "keep it only as supporting authority; a person should check "
@@ -154,10 +184,3 @@ class PrecedentJudge:
                   NOT_APPLICABLE_PRECEDENT: "it exists but is no precedent for the question: "
                                             "remove this citation"}[verdict]
         return Relevance(verdict, f"{case}: {terms}: {action}.", SOURCE_MODEL, probability)
-
-
-def judgment_pagerank(nodes: pd.DataFrame) -> dict[str, float]:
-    """Judgment doc id -> its case's PageRank (citation_graph_nodes)."""
-    return {doc: float(rank) for doc_ids, rank in zip(nodes["doc_ids"], nodes["pagerank"],
-                                                      strict=True)
-            for doc in (doc_ids if doc_ids is not None else ())}

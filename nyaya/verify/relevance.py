@@ -61,7 +61,7 @@ from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.registry import alias_index_from_rows
 from nyaya.tables import read_table, records
 from nyaya.verify.model import NOT_APPLICABLE, NOT_JUDGED, RELEVANT, TANGENTIAL
-from nyaya.verify.precedents import PrecedentFeatures, PrecedentJudge, judgment_pagerank
+from nyaya.verify.precedents import Citers, PrecedentFeatures, PrecedentJudge
 from nyaya.verify.trained import (
     QUESTION,
     SOURCE_MODEL,
@@ -88,7 +88,8 @@ MIN_REMOVAL_PRECISION = 0.998  # share of a removal cut's removals that must be 
 # a question lost one relevant section in eight (docs/verification.md)
 NEGATIVE_DEPTH = 10  # top BM25 and top voted sections per training query, negatives if unjudged
 VOTE_DEPTH = 200  # voted sections a query's features look at (the rest count as not voted)
-VOTE_TABLES = ("judgments", "citation_mentions", "citation_graph_nodes")  # read when needed
+VOTE_TABLES = ("judgments", "citation_mentions", "citation_graph_nodes",
+               "citation_graph_edges")  # read when needed
 # Areas of law that meet in ordinary questions, so that a section of one answers questions of the
 # other: a section in a domain related to one of the query's is no contradiction (domain term 0,
 # neither agreement nor mismatch). Written from the subject matter of Indian law (which Acts and
@@ -239,8 +240,8 @@ class RelevanceJudge:
                                         "tables first (make run)")
         return cls(*judge_tables(settings), labeled, model=model,
                    votes=lambda: section_votes(settings.warehouse),
-                   precedents=lambda votes: PrecedentJudge(votes, judgment_pagerank(read_table(
-                       settings.table_path("citation_graph_nodes"))), precedent_model))
+                   precedents=lambda votes: PrecedentJudge(votes, judgment_citers(settings),
+                                                           precedent_model))
 
     def _trained(self) -> RelevanceModel:
         if self.model is None:
@@ -426,6 +427,12 @@ def contradicted(features: pd.DataFrame, kinds: Sequence[str]) -> np.ndarray:
     (docs/verification.md)."""
     return ((features["domain_contradicts"] > 0) & (features["named"] == 0)
             & (np.asarray(kinds) == QUESTION)).to_numpy()
+
+
+def judgment_citers(settings: Settings) -> Citers:
+    """Who cites each judgment, from the warehouse's citation graph."""
+    return Citers.from_graph(read_table(settings.table_path("citation_graph_nodes")),
+                             read_table(settings.table_path("citation_graph_edges")))
 
 
 def judge_tables(settings: Settings) -> tuple[list[dict], list[dict], list[dict]]:
