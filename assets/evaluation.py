@@ -54,7 +54,7 @@ CONFIGS = dg.StaticPartitionsDefinition(config_names())
           backfill_policy=dg.BackfillPolicy.single_run(),
           deps=["legal_sections_qdrant", "legal_sections_vectors", "legal_sections_documents",
                 "legal_sections_faiss", "cross_references", "definitions_index",
-                "sc_judgments_qdrant", "sc_judgments_vectors", "entity_index",
+                "sc_judgments_qdrant", "sc_judgments_vectors", "entity_index", "judgment_index",
                 "judgment_quarantine", "citation_graph_nodes", "citation_graph_edges",
                 # the development sets are built from the judgments' citations
                 "citation_mentions", "judgment_chunks", *ANALYZER_TABLES])
@@ -117,7 +117,7 @@ def query_type_accuracy(settings: NyayaSettings) -> dg.Output:
 @dg.asset(group_name=GROUP, code_version=CODE_VERSION,
           deps=["sections", "act_registry", "law_transition_map", "judgments",
                 "citation_mentions", "judgment_chunks", "legal_sections_documents",
-                "citation_graph_nodes"])
+                "citation_graph_nodes", "citation_graph_edges", "judgment_index"])
 def relevance_model(context: dg.AssetExecutionContext,
                     settings: NyayaSettings) -> dg.MaterializeResult:
     """The relevance judge's two models, for sections and for precedents, trained on the

@@ -39,8 +39,8 @@ from nyaya.verify.gate import verify_text
 #: those that answer at once. The `cases` configs score higher (lookup-cases-rrf,
 #: aila-statutes-cases) but index every judgment's text first, about 25 s per process, until
 #: the pipeline keeps that index: name them with `--config`.
-DEFAULT_CONFIGS = {"statutes": "role-citizen", "precedents": "precedents-sparse",
-                   "aila-statutes": "aila-statutes-rrf"}
+DEFAULT_CONFIGS = {"statutes": "lookup-cases-rrf", "precedents": "precedents-sparse",
+                   "aila-statutes": "aila-statutes-cases"}
 SNIPPET_CHARS = 240
 MAX_K = 1000
 _WORD = re.compile(r"[a-z0-9]+")

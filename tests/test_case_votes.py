@@ -542,3 +542,46 @@ def test_case_voting_passes_voters_excluded_and_keep(votes, voters, excluded, ke
     assert [hit.doc_id for hit in hits] == expected
     assert hits == votes.search(QUESTION, 10, voters, frozenset(excluded), keep.__contains__)
     assert all(hit.method == retriever.name for hit in hits)
+
+
+# --- the kept judgments' index ---------------------------------------------------------------
+
+KEPT_IDS = ["J1", "J2", "J3"]
+KEPT_TEXTS = ["the tenant paid a security deposit to the landlord",
+              "the accused struck the deceased with an iron rod",
+              "the landlord kept the deposit after the lease ended"]
+
+
+@pytest.fixture()
+def kept(tmp_path):
+    folder = tmp_path / "judgments"
+    BM25Retriever(KEPT_IDS, KEPT_TEXTS).save(folder, "stamp-1")
+    return folder
+
+
+def test_a_kept_index_loads_and_scores_as_the_one_built(kept):
+    built = BM25Retriever(KEPT_IDS, KEPT_TEXTS)
+    loaded = BM25Retriever.load(kept, "stamp-1", KEPT_IDS, KEPT_TEXTS)
+    assert loaded is not None and loaded.doc_ids == KEPT_IDS
+    for query in ("landlord deposit", "iron rod", "nothing indexed here"):
+        assert np.array_equal(loaded.scores(query), built.scores(query))
+        assert loaded.search(query, 3) == built.search(query, 3)
+    assert not list(kept.parent.glob("*.building"))  # written beside, then renamed
+
+
+@pytest.mark.parametrize(("stamp", "doc_ids", "damage"), [
+    ("stamp-2", KEPT_IDS, None),  # built from another table or tokenizer
+    ("stamp-1", ["J1", "J2"], None),  # other judgments
+    ("stamp-1", ["J3", "J2", "J1"], None),  # another order: rows would map to wrong ids
+    ("stamp-1", KEPT_IDS, "nyaya.json"),  # no record of what it was built from
+    ("stamp-1", KEPT_IDS, "vocab.index.json"),  # half an index
+])
+def test_a_stale_or_damaged_index_is_not_loaded(kept, stamp, doc_ids, damage):
+    """The caller indexes the judgments anew instead of scoring with the wrong index."""
+    if damage:
+        (kept / damage).unlink()
+    assert BM25Retriever.load(kept, stamp, doc_ids, KEPT_TEXTS[:len(doc_ids)]) is None
+
+
+def test_no_kept_index_is_none(tmp_path):
+    assert BM25Retriever.load(tmp_path / "absent", "stamp-1", KEPT_IDS, KEPT_TEXTS) is None

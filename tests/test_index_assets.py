@@ -240,7 +240,7 @@ def test_search_answers_a_question_through_the_command_line(fixture_settings, ca
     finally:
         for path in models:
             path.unlink()
-    assert code == 0 and answer["side"] == "statutes" and answer["config"] == "role-citizen"
+    assert code == 0 and answer["side"] == "statutes" and answer["config"] == "lookup-cases-rrf"
     first = answer["results"][0]
     assert first["doc_id"] == target["doc_id"] and first["section"] == target["section_number"]
     assert first["act"] and first["snippet"] and first["methods"]
@@ -399,3 +399,21 @@ def test_an_excluded_judgment_never_seeds_the_graph_expansion(built, monkeypatch
         store.close()
     assert own in seeded[0] and own not in seeded[1]
     assert len(seeded[1]) == len(seeded[0])
+
+
+def test_the_judgment_index_is_kept_for_the_current_table(built):
+    """What the `cases` configs and the precedent judge load instead of indexing again."""
+    from nyaya.retrieval.bm25 import BM25Retriever
+    from nyaya.retrieval.case_votes import judgment_index_dir, judgment_index_stamp
+    from nyaya.tables import read_table
+
+    first, _, data_dir = built
+    warehouse = data_dir / "warehouse"
+    judgments = read_table(warehouse / "judgments.parquet")
+    assert metadata_of(first, "judgment_index")["judgments"] == len(judgments)
+    loaded = BM25Retriever.load(judgment_index_dir(warehouse), judgment_index_stamp(warehouse),
+                                judgments["doc_id"].tolist(), judgments["text"].tolist())
+    assert loaded is not None
+    fresh = BM25Retriever(judgments["doc_id"].tolist(), judgments["text"].tolist())
+    query = " ".join(judgments["text"].iloc[0].split()[:40])
+    assert loaded.search(query, 5) == fresh.search(query, 5) and fresh.search(query, 5)

@@ -3,9 +3,12 @@ RM3 pseudo-relevance feedback."""
 
 from __future__ import annotations
 
+import json
+import shutil
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import bm25s
 import numpy as np
@@ -41,11 +44,45 @@ class BM25Retriever:
             raise ValueError(f"{len(doc_ids)} doc ids but {len(texts)} texts")
         if len(set(doc_ids)) != len(doc_ids):
             raise ValueError("doc ids must be unique")
+        index = bm25s.BM25(k1=k1, b=b)
+        index.index([tokenize(text) or ["<empty>"] for text in texts], show_progress=False)
+        self._attach(doc_ids, texts, index)
+
+    def _attach(self, doc_ids: Sequence[str], texts: Sequence[str], index: bm25s.BM25) -> None:
         self.doc_ids = list(doc_ids)
         self._texts = texts  # read again only for feedback documents
-        self._index = bm25s.BM25(k1=k1, b=b)
-        self._index.index([tokenize(text) or ["<empty>"] for text in texts], show_progress=False)
-        self._vocab = set(self._index.vocab_dict)
+        self._index = index
+        self._vocab = set(index.vocab_dict)
+
+    def save(self, folder: Path, stamp: str) -> None:
+        """The index (bm25s's arrays and vocabulary) with its doc ids and `stamp` (what it was
+        built from), written beside `folder` and renamed into place: a reader never sees half
+        an index."""
+        building = folder.with_name(f"{folder.name}.building")
+        shutil.rmtree(building, ignore_errors=True)
+        self._index.save(building, show_progress=False)
+        (building / "nyaya.json").write_text(json.dumps({"stamp": stamp,
+                                                         "doc_ids": self.doc_ids}))
+        shutil.rmtree(folder, ignore_errors=True)
+        building.rename(folder)
+
+    @classmethod
+    def load(cls, folder: Path, stamp: str, doc_ids: Sequence[str], texts: Sequence[str]
+             ) -> BM25Retriever | None:
+        """The index `save` wrote, if it was built from `stamp` over these `doc_ids`; None
+        when there is none, it is stale or it cannot be read (the caller indexes anew)."""
+        try:
+            meta = json.loads((folder / "nyaya.json").read_text())
+            if meta.get("stamp") != stamp or meta.get("doc_ids") != list(doc_ids):
+                return None
+            index = bm25s.BM25.load(folder, show_progress=False, verbosity=0)
+        except (OSError, ValueError, KeyError):
+            return None
+        if len(texts) != len(doc_ids) or index.scores["num_docs"] != len(doc_ids):
+            return None
+        retriever = cls.__new__(cls)
+        retriever._attach(doc_ids, texts, index)
+        return retriever
 
     def top_terms(self, text: str, count: int) -> list[str]:
         """The text's `count` distinct terms rarest in the index (fewest documents first, then
