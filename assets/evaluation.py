@@ -223,7 +223,8 @@ def evaluation_report(context: dg.AssetExecutionContext, settings: NyayaSettings
                            "Significance against BM25 (paired t-test, Holm-corrected within "
                            "each query set; win / tie / loss per query)": config_comparison,
                            "Fusion against its best branch (each set's measure; a fusion "
-                           "that subtracts is to be dropped)": fusion_against_branches(
+                           "that subtracts is dropped from the defaults, or its config file "
+                           "says why it stays)": fusion_against_branches(
                                metrics, fused_branches())},
                           verification=verification_rates, regression=regression_deltas,
                           comparison=config_comparison)
