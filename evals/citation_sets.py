@@ -10,6 +10,9 @@ query whose answers are known without a human judge:
   mapped to a section of the corpus through their titles (`aila_sections`).
 - `cited-precedents` (precedents side): a whole judgment with its case citations masked (the
   IRLeD convention), judged on the judgments it cites that are in the candidate pool.
+- precedent passages (training the precedent relevance model for short texts, not evaluated
+  as retrieval): the first chunk of a judgment that cites a pool judgment, or the words either
+  side of that citation, its case citations masked, judged on the pool judgments it cites.
 
 One query per judgment, its qid the judgment's doc id, so `evals.tuning.split_of` splits by
 judgment: no judgment is on both sides, in any of the three sets. Pure logic over frames of
@@ -32,6 +35,9 @@ from nyaya.retrieval.case_votes import statute_targets
 
 MASK = "[?CITATION?]"  # IRLeD's placeholder
 STATUTES_SET, AILA_SET, PRECEDENTS_SET = "cited-statutes", "cited-aila-statutes", "cited-precedents"
+#: the precedent passages' two forms (training the precedent relevance model only)
+PRECEDENT_PASSAGES_SET, PRECEDENT_QUESTIONS_SET = "cited-precedent-passages", \
+    "cited-precedent-questions"
 DEV_SET_SIDES = {STATUTES_SET: "statutes", AILA_SET: "aila-statutes",
                  PRECEDENTS_SET: "precedents"}
 #: Held-out queries each set is evaluated on: every config of the side runs them in CI and in
@@ -45,6 +51,14 @@ POOL = ("aila2019", "irled2017_prior")
 #: Least word overlap (Jaccard) between an AILA description and a same-titled section for the
 #: title to map it: a title alone ("Punishment", "Penalties") is often ambiguous.
 MIN_OVERLAP = 0.2
+#: Words either side of a case citation in a question-sized precedent passage: about 50 words,
+#: the length of an authored question.
+QUESTION_WINDOW = 25
+_TOKEN = re.compile(r"\S+")
+#: Most characters between a case's printed names and the citation after them (", [", " (",
+#: " reported in ", a parallel citation).
+NAME_GAP = 25
+_CHARS_PER_WORD = 40  # the most text read either side to find QUESTION_WINDOW words
 #: AILA's statutes are those of its 2019 judgments: a section of a later Act is never one (BNS
 #: 2023 repeats many IPC titles word for word).
 AILA_YEAR = 2019
@@ -142,6 +156,20 @@ def duplicates_of(judgments: pd.DataFrame) -> dict[str, set[str]]:
     return same
 
 
+def case_citation_spans(found: pd.DataFrame, text: str) -> list[tuple[int, int]]:
+    """Each case citation's span in `text`, widened to the party names printed just before it:
+    a reporter citation's mention spans the reporter only, and its names would tell a query
+    which case it cites (IRLeD masks them too)."""
+    spans = []
+    for start, end, name in zip(found["group_start"], found["group_end"], found["case_name"],
+                                strict=True):
+        if isinstance(name, str) and name:
+            at = text.rfind(name, max(0, start - len(name) - NAME_GAP), start)
+            start = at if at >= 0 else start
+        spans.append((int(start), int(end)))
+    return spans
+
+
 def precedent_queries(mentions: pd.DataFrame, judgments: pd.DataFrame) -> pd.DataFrame:
     """One query per pool judgment that cites another pool judgment: its text with every case
     citation masked. Rows: qid, query, judged (the cited pool judgments and their duplicates,
@@ -157,9 +185,50 @@ def precedent_queries(mentions: pd.DataFrame, judgments: pd.DataFrame) -> pd.Dat
         cited = {dup for ids in found["resolved_case_ids"] for case in ids
                  for dup in same.get(case.removeprefix("CASE:"), ())} & pool
         if cited - excluded:
-            rows.append({"qid": doc_id, "query": mask_spans(texts[doc_id], zip(
-                found["group_start"], found["group_end"], strict=True)),
+            rows.append({"qid": doc_id, "query": mask_spans(
+                texts[doc_id], case_citation_spans(found, texts[doc_id])),
                 "judged": sorted(cited - excluded)})
+    return pd.DataFrame(rows, columns=["qid", "query", "judged"])
+
+
+def _window(text: str, start: int, end: int, words: int) -> tuple[int, int]:
+    """The character span of `words` words before `start` to `words` words after `end`."""
+    head = text[max(0, start - _CHARS_PER_WORD * words):start]
+    starts = [m.start() for m in _TOKEN.finditer(head)][-words:]
+    tail = text[end:end + _CHARS_PER_WORD * words]
+    ends = [m.end() for m in _TOKEN.finditer(tail)][:words]
+    return start - len(head) + (starts[0] if starts else len(head)), end + (ends[-1] if ends
+                                                                             else 0)
+
+
+def precedent_passages(mentions: pd.DataFrame, chunks: pd.DataFrame, judgments: pd.DataFrame,
+                       window: int | None = None) -> pd.DataFrame:
+    """One passage per pool judgment that cites another pool judgment: the first chunk
+    (chunk_id, start, end) holding such a citation, or with `window` the words either side of
+    that citation; every case citation in it masked. Rows: qid, query, judged (the pool
+    judgments its citations resolve to, with duplicates, never its own case)."""
+    pool = set(judgments.loc[judgments["source"].isin(POOL), "doc_id"])
+    same = duplicates_of(judgments)
+    texts = dict(zip(judgments["doc_id"], judgments["text"], strict=True))
+    cases = mentions[(mentions["mention_type"] == "case") & mentions["doc_id"].isin(pool)]
+    cases = cases.merge(chunks[["chunk_id", "start", "end"]].rename(
+        columns={"start": "chunk_start", "end": "chunk_end"}), on="chunk_id")
+    rows = []
+    for doc_id, found in cases.sort_values(["doc_id", "group_start"]).groupby("doc_id"):
+        cited = [{dup for case in ids for dup in same.get(case.removeprefix("CASE:"), ())}
+                 & pool - same[doc_id] for ids in found["resolved_case_ids"]]
+        first = next((i for i, docs in enumerate(cited) if docs), None)
+        if first is None:
+            continue
+        row = found.iloc[first]
+        [(start, end)] = case_citation_spans(found.iloc[[first]], texts[doc_id])
+        lo, hi = ((row["chunk_start"], row["chunk_end"]) if window is None else
+                  _window(texts[doc_id], start, end, window))
+        inside = ((found["group_end"] > lo) & (found["group_start"] < hi)).to_numpy()
+        rows.append({"qid": doc_id, "query": mask_spans(
+            texts[doc_id][lo:hi], case_citation_spans(found[inside], texts[doc_id]), lo),
+            "judged": sorted(set().union(*(docs for docs, keep in zip(cited, inside,
+                                                                        strict=True) if keep)))})
     return pd.DataFrame(rows, columns=["qid", "query", "judged"])
 
 

@@ -23,12 +23,16 @@ from evals.citation_sets import (
     EVAL_QUERIES,
     FIT_QUERIES,
     POOL,
+    PRECEDENT_PASSAGES_SET,
+    PRECEDENT_QUESTIONS_SET,
     PRECEDENTS_SET,
+    QUESTION_WINDOW,
     STATUTES_SET,
     aila_sections,
     dev_set,
     duplicates_of,
     passage_queries,
+    precedent_passages,
     precedent_queries,
     with_judgment,
 )
@@ -103,6 +107,28 @@ def absent_aila_statutes(corpus_root: Path) -> set[str]:
     return {doc for docs in qrels.values() for doc in docs} - held
 
 
+def _citation_tables(warehouse: Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The mentions, the chunks' places and the judgments that citation queries are cut from."""
+    mentions = read_table(warehouse / "citation_mentions.parquet")
+    verify_table(warehouse / "judgment_chunks.parquet")  # four columns of it, checked whole
+    chunks = pq.read_table(warehouse / "judgment_chunks.parquet",
+                           columns=["chunk_id", "ordinal", "start", "end"]).to_pandas()
+    judgments = read_table(warehouse / "judgments.parquet")[
+        ["doc_id", "source", "same_case_as", "text"]]
+    return mentions, chunks, judgments
+
+
+def precedent_passage_queries(warehouse: Path) -> dict[str, pd.DataFrame]:
+    """The precedent passages of every pool judgment, both halves, as chunks and as
+    question-sized windows (`evals.citation_sets.precedent_passages`): what the precedent
+    relevance model learns short texts from."""
+    mentions, chunks, judgments = _citation_tables(warehouse)
+    same = duplicates_of(judgments)
+    return {name: with_judgment(precedent_passages(mentions, chunks, judgments, window), same)
+            for name, window in ((PRECEDENT_PASSAGES_SET, None),
+                                 (PRECEDENT_QUESTIONS_SET, QUESTION_WINDOW))}
+
+
 def dev_queries(warehouse: Path, corpus_root: Path) -> dict[str, pd.DataFrame]:
     """Every judgment's query in each development set, both halves (`evals.citation_sets`),
     built once per content of the warehouse tables (their sidecar checksums) and of AILA's
@@ -117,12 +143,7 @@ def dev_queries(warehouse: Path, corpus_root: Path) -> dict[str, pd.DataFrame]:
 def _built_dev_queries(warehouse: Path, corpus_root: Path, tables: tuple[str, ...],
                        statutes: str) -> dict[str, pd.DataFrame]:
     """`dev_queries`, cached on the content of what it reads (`tables`, `statutes`)."""
-    mentions = read_table(warehouse / "citation_mentions.parquet")
-    verify_table(warehouse / "judgment_chunks.parquet")  # four columns of it, checked whole
-    chunks = pq.read_table(warehouse / "judgment_chunks.parquet",
-                           columns=["chunk_id", "ordinal", "start", "end"]).to_pandas()
-    judgments = read_table(warehouse / "judgments.parquet")[
-        ["doc_id", "source", "same_case_as", "text"]]
+    mentions, chunks, judgments = _citation_tables(warehouse)
     sections = read_table(warehouse / "legal_sections_documents.parquet")
     pool = judgments[judgments["source"].isin(POOL)]
     texts = dict(zip(pool["doc_id"], pool["text"], strict=True))

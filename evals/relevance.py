@@ -19,7 +19,7 @@ from sklearn.model_selection import GroupKFold
 from threadpoolctl import threadpool_limits
 
 from evals.citation_sets import POOL, PRECEDENTS_SET, STATUTES_SET, dev_set
-from evals.corpus_sets import dev_queries
+from evals.corpus_sets import dev_queries, precedent_passage_queries
 from evals.querysets import QuerySet, load_queryset
 from evals.tuning import HELDOUT, TRAIN, split_of
 from nyaya.retrieval.case_votes import section_votes
@@ -27,7 +27,6 @@ from nyaya.settings import Settings
 from nyaya.tables import read_table
 from nyaya.verify.model import NOT_APPLICABLE, RELEVANT, TANGENTIAL
 from nyaya.verify.precedents import (
-    JUDGMENT_WORDS,
     PrecedentFeatures,
     PrecedentJudge,
 )
@@ -52,6 +51,8 @@ TRAINING_PASSAGES = 800
 HELDOUT_PASSAGES = 200
 #: whole judgments of cited-precedents the precedent model learns from, and is read on
 PRECEDENT_TRAINING, PRECEDENT_HELDOUT = 300, 100
+#: precedent passages of each form (a chunk, a question-sized window) it learns from, read on
+PASSAGE_TRAINING, PASSAGE_HELDOUT = 200, 100
 FOLDS = 5  # out-of-fold probabilities for the cuts: a model scores its own training pairs too well
 CLASSES = (RELEVANT, TANGENTIAL, NOT_APPLICABLE)
 #: a section a judgment cites is one it relied on: RELEVANT to its passage
@@ -313,17 +314,24 @@ def precedent_pairs(judge: PrecedentJudge, queries: Iterable[JudgedQuery],
 
 
 def precedent_training(settings: Settings, judge: PrecedentJudge) -> RelevanceModel:
-    """The precedent model, trained on PRECEDENT_TRAINING whole judgments of cited-precedents'
-    training half (each cited pool judgment RELEVANT), with its figures on PRECEDENT_HELDOUT of
-    the held-out half: those of JUDGMENT_WORDS or more, the texts the judge judges."""
-    queries = dev_queries(settings.warehouse, settings.corpus_root)[PRECEDENTS_SET]
+    """The precedent model, trained on the training halves of cited-precedents
+    (PRECEDENT_TRAINING whole judgments) and of the precedent passages (PASSAGE_TRAINING
+    chunks and as many question-sized windows), each cited pool judgment RELEVANT, with cuts
+    for questions and passages; its figures on the held-out halves (PRECEDENT_HELDOUT,
+    PASSAGE_HELDOUT)."""
     judgments = read_table(settings.table_path("judgments"))
     pool = set(judgments.loc[judgments["source"].isin(POOL), "doc_id"])
-    queries = queries[queries["query"].str.split().str.len() >= JUDGMENT_WORDS]
-    halves = {split: judged_queries(dev_set(PRECEDENTS_SET, queries, split, count), CITED_GRADE)
-              for split, count in ((TRAIN, PRECEDENT_TRAINING), (HELDOUT, PRECEDENT_HELDOUT))}
+    sets = {PRECEDENTS_SET: (dev_queries(settings.warehouse, settings.corpus_root)[
+        PRECEDENTS_SET], PRECEDENT_TRAINING, PRECEDENT_HELDOUT)}
+    sets.update({name: (queries, PASSAGE_TRAINING, PASSAGE_HELDOUT) for name, queries in
+                 precedent_passage_queries(settings.warehouse).items()})
+    halves = {split: [query for name, (queries, trained, held) in sets.items()
+                      for query in judged_queries(dev_set(
+                          name, queries, split, trained if split == TRAIN else held),
+                          CITED_GRADE)]
+              for split in (TRAIN, HELDOUT)}
     model = fit_model(precedent_pairs(judge, halves[TRAIN], pool),
-                      features=PrecedentFeatures.NAMES, kinds=(PASSAGE,))
+                      features=PrecedentFeatures.NAMES)
     model.figures["held_out"] = removal_figures(model, precedent_pairs(judge, halves[HELDOUT],
                                                                        pool))
     return model

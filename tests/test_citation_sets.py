@@ -11,11 +11,13 @@ from evals.citation_sets import (
     PRECEDENTS_SET,
     STATUTES_SET,
     aila_sections,
+    case_citation_spans,
     dev_set,
     duplicates_of,
     mask_spans,
     merged,
     passage_queries,
+    precedent_passages,
     precedent_queries,
     with_judgment,
 )
@@ -57,7 +59,9 @@ TEXT = ("Facts. The accused was tried under Section 302 IPC. "  # 0-52, chunk 0
 def _mentions(*rows: tuple) -> pd.DataFrame:
     columns = ["doc_id", "chunk_id", "mention_type", "group_start", "group_end", "act_code",
                "section", "resolved_case_ids"]
-    return pd.DataFrame([(*row, []) if len(row) == 7 else row for row in rows], columns=columns)
+    frame = pd.DataFrame([(*row, []) if len(row) == 7 else row for row in rows],
+                         columns=columns)
+    return frame.assign(case_name=None)
 
 
 STATUTE_MENTIONS = _mentions(
@@ -123,6 +127,61 @@ JUDGMENTS = pd.DataFrame({
 def test_precedent_queries_never_judge_the_query_itself(mentions, expected):
     found = precedent_queries(mentions, JUDGMENTS)
     assert list(found.itertuples(index=False, name=None)) == expected
+
+
+CITING = "It was held in Ram v. Shyam, AIR 1970 SC 1 and AIR 1970 SCR 9 that bail is a rule."
+
+
+@pytest.mark.parametrize(("start", "end", "name", "expected"), [
+    # a reporter citation's span widened to the names printed before it
+    (CITING.index("AIR 1970 SC"), CITING.index(" and"), "Ram v. Shyam",
+     (CITING.index("Ram"), CITING.index(" and"))),
+    # a parallel citation: the names are further back, still within reach
+    (CITING.index("AIR 1970 SCR"), CITING.index(" that"), "Ram v. Shyam",
+     (CITING.index("Ram"), CITING.index(" that"))),
+    # names printed elsewhere, or none known: the citation alone
+    (CITING.index("AIR 1970 SCR"), CITING.index(" that"), "Sita v. Gita",
+     (CITING.index("AIR 1970 SCR"), CITING.index(" that"))),
+    (CITING.index("AIR 1970 SC"), CITING.index(" and"), None,
+     (CITING.index("AIR 1970 SC"), CITING.index(" and"))),
+    # a name-only mention is its own span
+    (CITING.index("Ram"), CITING.index(","), "Ram v. Shyam",
+     (CITING.index("Ram"), CITING.index(","))),
+])
+def test_a_case_citation_span_takes_in_the_names_before_it(start, end, name, expected):
+    """The names would tell a query which case its masked citation was."""
+    found = pd.DataFrame({"group_start": [start], "group_end": [end], "case_name": [name]})
+    assert case_citation_spans(found, CITING) == [expected]
+
+
+def test_precedent_queries_mask_the_cited_case_names():
+    start = JUDGMENTS.at[0, "text"].index("AIR")
+    mentions = _mentions(("A:1", "", "case", start, start + 15, None, None, ["CASE:I:2"]))
+    mentions["case_name"] = "Maneka Gandhi v. UoI"
+    assert precedent_queries(mentions, JUDGMENTS)["query"].tolist() == [f"A1 follows {MASK} here."]
+
+
+PASSAGE_TEXT = ("Opening words of the judgment. " + " ".join(f"w{i}" for i in range(40))
+                + " as held in Ram v. Shyam, AIR 1970 SC 1 " + " ".join(f"x{i}" for i in range(40)))
+
+
+@pytest.mark.parametrize(("window", "expected"), [
+    # the chunk holding the first citation of a pool judgment, citations masked
+    (None, PASSAGE_TEXT[31:].replace("Ram v. Shyam, AIR 1970 SC 1", MASK)),
+    # or the words either side of it
+    (3, f"w38 w39 as held in {MASK} x0 x1 x2"[8:]),
+])
+def test_precedent_passages_are_the_chunk_or_the_words_around_the_citation(window, expected):
+    judgments = JUDGMENTS.assign(text=JUDGMENTS["text"].where(JUDGMENTS["doc_id"] != "A:2",
+                                                              PASSAGE_TEXT))
+    start = PASSAGE_TEXT.index("AIR")
+    mentions = _mentions(("A:2", "A:2#1", "case", start, start + 13, None, None, ["CASE:I:2"]),
+                         ("A:2", "A:2#1", "case", 0, 7, None, None, []))  # not in the chunk
+    mentions["case_name"] = ["Ram v. Shyam", None]
+    chunks = pd.DataFrame({"chunk_id": ["A:2#0", "A:2#1"], "ordinal": [0, 1],
+                           "start": [0, 31], "end": [31, len(PASSAGE_TEXT)]})
+    found = precedent_passages(mentions, chunks, judgments, window)
+    assert list(found.itertuples(index=False, name=None)) == [("A:2", expected, ["I:2"])]
 
 
 def test_the_halves_split_by_judgment_and_the_cut_is_stable():

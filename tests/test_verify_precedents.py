@@ -28,7 +28,6 @@ from nyaya.verify.model import (
     CitationVerdict,
 )
 from nyaya.verify.precedents import (
-    JUDGMENT_WORDS,
     Citers,
     PrecedentFeatures,
     PrecedentJudge,
@@ -44,8 +43,8 @@ FACTS = ("The appellant was a tenant of the respondent landlord for eleven years
          "damaged the fittings, and kept the whole of the deposit for himself. The tenant sued "
          "the landlord for the deposit with interest and the trial court decreed the suit, "
          "which the High Court reversed on appeal.")
-# the judge judges texts as long as the whole judgments it was trained on
-JUDGMENT = " ".join([FACTS] * (JUDGMENT_WORDS // len(FACTS.split()) + 1))
+# a whole judgment's length
+JUDGMENT = " ".join([FACTS] * 12)
 # J2 and J3 cite J1; J3 also cites J2 (node ids as in citation_graph_nodes); J1b is J1's case
 # printed by a second source
 NODES = pd.DataFrame({"node_id": ["CASE:J1", "CASE:J2", "CASE:J3"],
@@ -106,9 +105,10 @@ def test_ranked_puts_the_closest_judgments_first(judge):
     (JUDGMENT, ["J1"], RELEVANT_PRECEDENT, "a precedent for the question"),
     (JUDGMENT, ["J3"], NOT_APPLICABLE_PRECEDENT, "remove this citation"),
     (JUDGMENT, ["NOT:HELD"], NOT_JUDGED, "we hold no text of this case"),
+    (FACTS, ["J1"], RELEVANT_PRECEDENT, "a precedent for the question"),
+    # the hand model has cuts for passages only: a question is not judged, and says why
     ("My landlord kept my deposit", ["J1"], NOT_JUDGED,
-     "trained on whole judgments, of 1,000 words or more, and the question has 5"),
-    (FACTS, ["J1"], NOT_JUDGED, f"and the question has {len(FACTS.split())}"),
+     "was not trained on texts of 5 words (a question)"),
 ])
 def test_verdicts(judge, query, doc_ids, verdict, says):
     relevance = judge.judge(query, doc_ids, "Ram v. Shyam")
@@ -131,7 +131,7 @@ def _found(doc_ids: list[str]) -> CitationVerdict:
 @pytest.mark.parametrize(("query", "doc_ids", "overall", "relevance", "note"), [
     (JUDGMENT, ["J1"], PRECEDENT_ONLY, RELEVANT_PRECEDENT, None),
     (JUDGMENT, ["J3"], UNVERIFIED, NOT_APPLICABLE_PRECEDENT, "no precedent for the query"),
-    (FACTS, ["J1"], PRECEDENT_ONLY, NOT_JUDGED, "was not judged"),
+    ("My landlord kept my deposit", ["J1"], PRECEDENT_ONLY, NOT_JUDGED, "was not judged"),
     (None, ["J3"], PRECEDENT_ONLY, None, None),  # no query: existence alone
 ])
 def test_the_gate_judges_found_cases(votes, query, doc_ids, overall, relevance, note):

@@ -629,9 +629,9 @@ def test_spec_001_security_deposit_cases_on_the_real_tables(real_judge, query, a
 def test_the_trained_models_remove_rarely_wrongly_on_held_out_halves(main_run):
     """The relevance_model asset of the session's main run: on the held-out halves they were
     not trained on, a removal is right at least 98% of the time and removes some of what does
-    not belong, for sections and precedents (docs/verification.md has the figures: the
-    precedent model removes far less, 9% on 2026-11-26, since a cited case is often unlike the
-    judgment citing it)."""
+    not belong (docs/verification.md has the figures). The precedent model removes far less (a
+    cited case is often unlike the text citing it), and from a question-sized text nothing:
+    there it only tells RELEVANT_PRECEDENT from TANGENTIAL."""
     from pipelines.resources import NyayaSettings
 
     data_dir, _ = main_run
@@ -639,11 +639,14 @@ def test_the_trained_models_remove_rarely_wrongly_on_held_out_halves(main_run):
     statutes = RelevanceModel.load(model_path(settings), PairFeatures.NAMES)
     precedents = RelevanceModel.load(model_path(settings, "precedents"),
                                      PrecedentFeatures.NAMES)
-    assert set(statutes.figures["held_out"]) == {"cited-statutes", "nyaya-statutes"}
-    assert set(precedents.figures["held_out"]) == {"cited-precedents"}
+    least_recall = {"cited-statutes": 0.15, "nyaya-statutes": 0.15, "cited-precedents": 0.05,
+                    "cited-precedent-passages": 0.05, "cited-precedent-questions": 0.0}
+    assert set(statutes.figures["held_out"]) | set(precedents.figures["held_out"]) == set(
+        least_recall)
     for model in (statutes, precedents):
         for name, figures in model.figures["held_out"].items():
-            assert figures["not_applicable_precision"] >= 0.98, (name, figures)
-            least = 0.15 if model is statutes else 0.05
-            assert figures["not_applicable_recall"] >= least, (name, figures)
+            precision = figures["not_applicable_precision"]
+            assert precision is None or precision >= 0.98, (name, figures)
+            assert figures["not_applicable_recall"] >= least_recall[name], (name, figures)
             assert figures["relevant_removed_per_query"] <= 0.15, (name, figures)
+            assert figures["classes"]["RELEVANT"]["precision"] >= 0.3, (name, figures)

@@ -12,10 +12,10 @@ established precedent), the question's own case aside, and the question's length
 PageRank: in training, the graph holds the question's own citations, which are the labels, and a
 model given PageRank learned them (docs/verification.md).
 
-Only what training covered is judged: a case whose text we hold, for a text of JUDGMENT_WORDS
-words or more (the development queries are whole judgments; no labeled set asks shorter
-questions about precedents, and a fact description of 80 words had a matching tax case judged
-NOT_APPLICABLE: docs/verification.md). Anything else is NOT_JUDGED, with the reason.
+Training covers whole judgments, a chunk around a case citation and the words either side of
+one (a question's length), so any question is judged by the cuts of its kind (`kind_of`); a
+case whose text we do not hold, or a model without cuts for the question's kind, is
+NOT_JUDGED, with the reason.
 """
 
 from __future__ import annotations
@@ -45,8 +45,6 @@ from nyaya.verify.trained import (
     kind_of,
 )
 
-#: The shortest text judged: 99% of cited-precedents' queries (whole judgments) are longer.
-JUDGMENT_WORDS = 1000
 QUERY_TERMS = 200  # a long question is reduced to its rarest terms (docs/retrieval-methods.md)
 NEIGHBOURS = 20  # judgments most like the question whose statutes a case is compared with
 PRECEDENT_VERDICTS = {RELEVANT: RELEVANT_PRECEDENT, TANGENTIAL: TANGENTIAL,
@@ -159,15 +157,14 @@ class PrecedentJudge:
         names it in the reason), or NOT_JUDGED with why."""
         if self.model is None:
             raise ValueError("this judge has no precedent relevance model")
-        words = len(query.split())
-        if words < JUDGMENT_WORDS:
-            return Relevance(NOT_JUDGED, f"{case}: relevance not judged: the precedent model "
-                             f"is trained on whole judgments, of {JUDGMENT_WORDS:,} words or "
-                             f"more, and the question has {words:,}.", SOURCE_MODEL)
         features = self.features(query, doc_ids)
         if features is None:
             return Relevance(NOT_JUDGED, f"{case}: relevance not judged: we hold no text of "
                              "this case.", SOURCE_MODEL)
+        if features.kind not in self.model.cuts:
+            return Relevance(NOT_JUDGED, f"{case}: relevance not judged: the precedent model "
+                             f"was not trained on texts of {features.query_words:,} words (a "
+                             f"{features.kind}); rebuild it (make run).", SOURCE_MODEL)
         probability = round(float(self.model.probabilities(pd.DataFrame(
             [features.vector()], columns=PrecedentFeatures.NAMES))[0]), 4)
         cuts = self.model.cuts[features.kind]
