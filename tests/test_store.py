@@ -156,6 +156,26 @@ def test_create_is_idempotent_and_rejects_other_vectors(store: VectorStore) -> N
     assert ids_of(loaded.search_dense(NAME, np.ones(16), 3)) == [1]
 
 
+@pytest.mark.parametrize("payload_links", [True, False])
+def test_filtered_search_is_exact_with_or_without_payload_links(store: VectorStore,
+                                                                payload_links: bool) -> None:
+    """Both graph settings build and answer a filtered search as brute force does; the
+    setting is kept with the collection (an older spec file without it reads as False)."""
+    spec = CollectionSpec(NAME, DIM, keyword_fields=SPEC.keyword_fields,
+                          payload_links=payload_links)
+    load(store, spec)
+    query = POINTS[3].dense
+    where = {"act_code": "IPC"}
+    assert ids_of(store.search_dense(NAME, query, 5, where)) == brute_force(query, where)[:5]
+    if isinstance(store, EdgeStore):
+        path = store.root / f"{NAME}.spec.json"
+        assert json.loads(path.read_text())["payload_links"] is payload_links
+        older = {key: value for key, value in json.loads(path.read_text()).items()
+                 if key != "payload_links"}
+        path.write_text(json.dumps(older))
+        assert EdgeStore(store.root, read_only=True)._read_spec(NAME).payload_links is False
+
+
 def test_count_with_filters(loaded: VectorStore) -> None:
     assert loaded.count(NAME) == 50
     assert loaded.count(NAME, {"act_code": "IPC"}) == 10

@@ -49,6 +49,11 @@ RRF_K = 2
 # feedback pairs whose scores differ by no more than this are ignored (the engine's margin)
 FEEDBACK_MARGIN = 0.0
 SCROLL_PAGE = 1024
+# Qdrant's HNSW defaults. Its extra graph links per payload value (`payload_m`) rebuild the
+# graph for every large block of an indexed keyword field (era, status, domain, Act): 2.5x
+# the build time. Only a collection whose searches are filtered keeps them
+# (`CollectionSpec.payload_links`; docs/speed.md).
+HNSW_M, HNSW_EF_CONSTRUCT, FULL_SCAN_KB = 16, 100, 10_000
 _COLLECTION_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 Where = dict[str, Any]
@@ -58,7 +63,8 @@ SparseVector = tuple[list[int], list[float]]
 @dataclass(frozen=True)
 class CollectionSpec:
     """What a collection holds: the vector names and size, and which payload fields get an
-    index (exact match for keywords and integers, range for floats)."""
+    index (exact match for keywords and integers, range for floats); `payload_links` keeps
+    the graph's links per payload value, which a filtered search needs for its recall."""
 
     name: str
     dense_dim: int
@@ -67,6 +73,7 @@ class CollectionSpec:
     keyword_fields: tuple[str, ...] = ()
     integer_fields: tuple[str, ...] = ()
     float_fields: tuple[str, ...] = ()
+    payload_links: bool = False
 
     def difference(self, other: CollectionSpec) -> list[str]:
         """The vector settings in which `other` differs from this spec; payload indexes are
@@ -558,7 +565,10 @@ class EdgeStore(_StoreBase):
                 vectors={spec.dense_name: qe.EdgeVectorParams(size=spec.dense_dim,
                                                               distance=qe.Distance.Cosine)},
                 sparse_vectors={spec.sparse_name: qe.EdgeSparseVectorParams(
-                    modifier=qe.Modifier.Idf)}))
+                    modifier=qe.Modifier.Idf)},
+                hnsw_config=qe.HnswIndexConfig(m=HNSW_M, ef_construct=HNSW_EF_CONSTRUCT,
+                                               full_scan_threshold=FULL_SCAN_KB,
+                                               payload_m=None if spec.payload_links else 0)))
         indexed = {name: info.data_type for name, info in shard.info().payload_schema.items()}
         for names, schema in ((spec.keyword_fields, qe.PayloadSchemaType.Keyword),
                               (spec.integer_fields, qe.PayloadSchemaType.Integer),
@@ -817,6 +827,9 @@ class ServerStore(_StoreBase):
                     size=spec.dense_dim, distance=models.Distance.COSINE)},
                 sparse_vectors_config={spec.sparse_name: models.SparseVectorParams(
                     modifier=models.Modifier.IDF)},
+                hnsw_config=models.HnswConfigDiff(
+                    m=HNSW_M, ef_construct=HNSW_EF_CONSTRUCT, full_scan_threshold=FULL_SCAN_KB,
+                    payload_m=None if spec.payload_links else 0),
                 shard_number=self.shard_number, replication_factor=self.replication_factor)
         for names, schema in ((spec.keyword_fields, models.PayloadSchemaType.KEYWORD),
                               (spec.integer_fields, models.PayloadSchemaType.INTEGER),

@@ -61,8 +61,20 @@ def question_runs(text: str, size: int = SHINGLE, sampled: int = SAMPLED_RUNS
 
 
 def prints_query(runs: tuple[str, ...], words: str, share: float = SOURCE_SHARE) -> bool:
-    """Whether a judgment (its `words_of`) holds at least `share` of the question's `runs`."""
-    return bool(runs) and sum(run in words for run in runs) >= share * len(runs)
+    """Whether a judgment (its `words_of`) holds at least `share` of the question's `runs`;
+    stops as soon as the answer is known (each run is a scan of the whole judgment)."""
+    needed = share * len(runs)
+    found = missed = 0
+    for run in runs:
+        if run in words:
+            found += 1
+            if found >= needed:
+                return True
+        else:
+            missed += 1
+            if len(runs) - missed < needed:
+                return False
+    return bool(runs) and found >= needed
 
 
 class CaseVotes:
@@ -79,6 +91,8 @@ class CaseVotes:
             raise ValueError(f"no text for {len(missing)} indexed judgments, {missing[0]} first")
         self.judgments, self.texts, self.cites = judgments, texts, cites
         self._words: dict[str, str] = {}  # a judgment's words_of, once it has been near a query
+        # the configs of a run, and the relevance judge after them, ask for the same voters
+        self._voters = functools.lru_cache(maxsize=2048)(self._find_voters)
 
     @classmethod
     def over(cls, doc_ids: Sequence[str], texts: Sequence[str],
@@ -87,13 +101,18 @@ class CaseVotes:
         return cls(BM25Retriever(doc_ids, texts), dict(zip(doc_ids, texts, strict=True)), cites)
 
     def with_cites(self, cites: Mapping[str, Collection[str]]) -> CaseVotes:
-        """The same index voting for another scheme's targets."""
-        return CaseVotes(self.judgments, self.texts, cites)
+        """The same index (and voters found so far) voting for another scheme's targets."""
+        other = CaseVotes(self.judgments, self.texts, cites)
+        other._words, other._voters = self._words, self._voters
+        return other
 
     def voters(self, text: str, count: int = VOTERS, excluded: Collection[str] = ()
                ) -> list[Hit]:
         """The `count` judgments nearest the question, best first, without the excluded
         ones and those that print the question."""
+        return list(self._voters(text, count, frozenset(excluded)))
+
+    def _find_voters(self, text: str, count: int, excluded: frozenset[str]) -> tuple[Hit, ...]:
         runs = question_runs(text)
         depth = 2 * count + len(excluded)
         while True:
@@ -108,9 +127,9 @@ class CaseVotes:
                     continue
                 found.append(hit)
                 if len(found) == count:
-                    return found
+                    return tuple(found)
             if len(nearest) < depth:  # every judgment sharing a term was looked at
-                return found
+                return tuple(found)
             depth *= 2
 
     def search(self, text: str, k: int, count: int = VOTERS, excluded: Collection[str] = (),

@@ -36,7 +36,7 @@ import pandas as pd
 from nyaya.index import faiss_index
 from nyaya.index.embedders import Embedder
 from nyaya.index.sparse import query_vector
-from nyaya.index.store import ScoreBoost, VectorStore
+from nyaya.index.store import ScoreBoost, SparseVector, VectorStore
 from nyaya.retrieval import postprocess
 from nyaya.retrieval.base import Hit
 from nyaya.retrieval.bm25 import BM25Retriever, feedback_of
@@ -120,6 +120,13 @@ class StatuteResources:
         self.text_of = dict(zip(self.documents["doc_id"], self.documents["text"], strict=True))
         self._payloads = self.documents.drop(columns=["text"]).to_dict("records")
         self._bm25: dict[bool, BM25Retriever] = {}
+        # every config of a run asks for the same query's vectors and analysis
+        self.encoded = functools.lru_cache(maxsize=4096)(self._encode)
+
+    def _encode(self, text: str) -> tuple[np.ndarray, SparseVector, Any]:
+        """A query's dense vector, sparse vector and analysis (QueryAnalysis)."""
+        return (self.embedder.encode([text])[0], query_vector(text),
+                self.analyzer.analyze(text))
 
     def payload(self, doc_id: str) -> Mapping:
         return self._payloads[self.row_of[doc_id]]
@@ -225,9 +232,8 @@ class StatuteSearch:
 
     def query(self, text: str, as_of: date | None = None, excluded: Collection[str] = ()
               ) -> Query:
-        dense = self.resources.embedder.encode([text])[0]
-        return Query(text, dense, query_vector(text), self.resources.analyzer.analyze(text),
-                     as_of=as_of, excluded=frozenset(excluded))
+        dense, sparse, analysis = self.resources.encoded(text)
+        return Query(text, dense, sparse, analysis, as_of=as_of, excluded=frozenset(excluded))
 
     def search(self, text: str, k: int = 5, as_of: date | None = None,
                excluded: Collection[str] = ()) -> list[Hit]:

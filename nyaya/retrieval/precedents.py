@@ -24,7 +24,7 @@ import pandas as pd
 from nyaya.index.embedders import Embedder
 from nyaya.index.lookups import CitationGraph, EntityIndex
 from nyaya.index.sparse import query_vector
-from nyaya.index.store import StoreHit, VectorStore, Where
+from nyaya.index.store import SparseVector, StoreHit, VectorStore, Where
 from nyaya.retrieval.base import Hit, ranked
 from nyaya.retrieval.bm25 import BM25Retriever
 from nyaya.retrieval.fusion import rrf
@@ -115,11 +115,16 @@ class PrecedentResources:
         # a whole judgment as the query (IRLeD) is the slowest text to analyse: once per
         # text, and only for configs that use the analysis
         self.analyze = functools.lru_cache(maxsize=1024)(self.analyzer.analyze)
+        self.encoded = functools.lru_cache(maxsize=1024)(self._encode)
         self.source_of = dict(zip(self.judgments["doc_id"], self.judgments["source"],
                                   strict=True))
         self._benches = [(doc, " ".join(judges).lower()) for doc, judges in
                          zip(self.judgments["doc_id"], self.judgments["judges"], strict=True)
                          if judges is not None and len(judges)]
+
+    def _encode(self, text: str) -> tuple[np.ndarray, SparseVector]:
+        """A query's dense and sparse vectors: every config of a run asks for them."""
+        return self.embedder.encode([text])[0], query_vector(text)
 
     def judged_by(self, names: tuple[str, ...]) -> list[str]:
         """Judgments whose bench names any of the judges (surname match, case-insensitive)."""
@@ -178,7 +183,7 @@ class PrecedentSearch:
         query (its analysis None when no method of the config needs it)."""
         resources = self.resources
         analysis = resources.analyze(text) if self.uses_analysis else None
-        query = Query(text, resources.embedder.encode([text])[0], query_vector(text), analysis)
+        query = Query(text, *resources.encoded(text), analysis)
         depth = int(self.params.get("candidates", 20))
         pool: Where = {"source": list(sources)} if sources else {}
         runs: dict[str, list[Hit]] = {}

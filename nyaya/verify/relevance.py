@@ -222,8 +222,10 @@ class RelevanceJudge:
                           queryset.qrels.get(qid, {}).items()}
                 self.labeled.setdefault(normalize_query(query),
                                         _Labeled(queryset.name, qid, grades))
-        # a response's citations share one query: its rows and votes are computed once
+        # a response's citations share one query: its rows and votes are computed once; and
+        # answers to one question (configs compared, a user retrying) cite the same sections
         self._view = lru_cache(maxsize=256)(self._query_view)
+        self._by_model = lru_cache(maxsize=8192)(self._judge_by_model)
 
     @classmethod
     def from_settings(cls, settings: Settings, labeled: Iterable[LabeledSet] = ()
@@ -354,6 +356,10 @@ class RelevanceJudge:
                       NOT_APPLICABLE: "remove this citation"}[verdict]
             return Relevance(verdict, f"{cited} is judged grade {grade} for {where}: {action}.",
                              SOURCE_QRELS)
+        return self._by_model(query, act_code, section_number)
+
+    def _judge_by_model(self, query: str, act_code: str, section_number: str) -> Relevance:
+        cited = provision_label(act_code, section_number)
         model = self._trained()
         features = self.features(query, act_code, section_number)
         row = pd.DataFrame([features.vector()], columns=PairFeatures.NAMES)

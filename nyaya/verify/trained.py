@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import pickle
 from dataclasses import asdict, dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from threadpoolctl import ThreadpoolController
 
 from nyaya.settings import Settings
 from nyaya.verify.model import NOT_APPLICABLE, RELEVANT, TANGENTIAL
@@ -20,6 +22,14 @@ SOURCE_MODEL = "model"
 PASSAGE_WORDS = 60
 QUESTION, PASSAGE = "question", "passage"
 MODEL_FORMAT = 1
+#: Up to this many rows are predicted on one thread: the trees' OpenMP start-up for a few
+#: rows costs more than the work, and far more when another process holds the cores.
+ONE_THREAD_ROWS = 256
+
+
+@cache
+def _threads() -> ThreadpoolController:
+    return ThreadpoolController()
 
 
 def kind_of(words: int) -> str:
@@ -79,7 +89,11 @@ class RelevanceModel:
         """P(relevant) of each row of features (the `features` columns)."""
         if not len(matrix):
             return np.zeros(0)
-        return self.classifier.predict_proba(matrix[list(self.features)])[:, 1]
+        columns = matrix[list(self.features)]
+        if len(matrix) > ONE_THREAD_ROWS:
+            return self.classifier.predict_proba(columns)[:, 1]
+        with _threads().limit(limits=1, user_api="openmp"):
+            return self.classifier.predict_proba(columns)[:, 1]
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
