@@ -341,9 +341,9 @@ class RelevanceJudge:
 
     def judge(self, query: str, act_code: str, section_number: str) -> Relevance:
         """RELEVANT / TANGENTIAL / NOT_APPLICABLE for one cited section, with the reason."""
-        cited = provision_label(act_code, section_number)
         labeled = self.labeled.get(normalize_query(query))
         if labeled is not None:
+            cited = provision_label(act_code, section_number)
             grade = labeled.grades.get((act_code, normalize_section_number(section_number)))
             where = f"labeled query {labeled.qid} of {labeled.name}"
             if grade is None:
