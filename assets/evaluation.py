@@ -28,15 +28,17 @@ from evals.evaluate import (
     score_runs,
 )
 from evals.querysets import load_queryset
+from evals.ranking import train as train_ranker
 from evals.relevance import train
 from evals.report import markdown_table, speed_table, write_report
 from evals.verification import TARGETS as VERIFICATION_TARGETS
 from evals.verification import verification_rates as rates_of
+from nyaya.index.store import open_store
 from nyaya.provenance import source_fingerprint
 from nyaya.retrieval.query_analysis import QueryAnalyzer
 from nyaya.verify.relevance import RelevanceJudge
 from nyaya.verify.statutes import StatuteChecker
-from nyaya.verify.trained import model_path
+from nyaya.verify.trained import model_path, ranker_path
 from pipelines.resources import NyayaSettings, output_paths
 
 GROUP = "evaluation"
@@ -57,7 +59,7 @@ CONFIGS = dg.StaticPartitionsDefinition(config_names())
                 "sc_judgments_qdrant", "sc_judgments_vectors", "entity_index", "judgment_index",
                 "judgment_quarantine", "citation_graph_nodes", "citation_graph_edges",
                 # the development sets are built from the judgments' citations
-                "citation_mentions", "judgment_chunks", *ANALYZER_TABLES])
+                "citation_mentions", "judgment_chunks", "section_ranker", *ANALYZER_TABLES])
 def retrieval_runs(context: dg.AssetExecutionContext, settings: NyayaSettings) -> dict:
     """Every config of the run's partitions through its side's one search: statute configs
     over legal_sections; precedent configs over sc_judgments, each query set within its
@@ -140,6 +142,30 @@ def relevance_model(context: dg.AssetExecutionContext,
                                        "relevant_removed_per_query")})
     context.log.info(f"relevance models trained in {time.monotonic() - started:.0f}s")
     return dg.MaterializeResult(metadata=metadata)
+
+
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION,
+          deps=["legal_sections_qdrant", "legal_sections_vectors", "legal_sections_documents",
+                "cross_references", "definitions_index", "sections", "judgments",
+                "citation_mentions", "judgment_chunks", "citation_graph_nodes",
+                "citation_graph_edges", "judgment_index", *ANALYZER_TABLES])
+def section_ranker(context: dg.AssetExecutionContext,
+                   settings: NyayaSettings) -> dg.MaterializeResult:
+    """The section ranker a reranking config uses (lookup-cases-ltr), trained on the fused
+    candidates of the training halves of nyaya-statutes and cited-statutes
+    (evals/ranking.py)."""
+    resolved = settings.resolved()
+    store = open_store(resolved.qdrant_path, resolved.qdrant_url, resolved.qdrant_api_key,
+                       read_only=True)
+    try:
+        model = train_ranker(resolved, store, log=context.log.info)
+    finally:
+        store.close()
+    path = ranker_path(resolved)
+    model.save(path)
+    context.log.info(f"section ranker trained in {model.figures['seconds']:.0f}s")
+    return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(path)),
+                                          "figures": dg.MetadataValue.json(model.figures)})
 
 
 @dg.asset(group_name=GROUP, code_version=CODE_VERSION,

@@ -21,6 +21,7 @@ from typing import Any
 import pandas as pd
 
 from evals.baseline import HEADLINE_METRICS, PerQuery
+from evals.citation_sets import DEV_SET_SIDES
 from evals.compare import baseline_of, compare_configs, per_query_scores
 from evals.configs import load_config, side_of
 from evals.corpus_sets import (
@@ -34,7 +35,7 @@ from evals.metrics import DEFAULT_METRICS, STATUTE_METRICS, evaluate_groups
 from evals.querysets import QuerySet, unknown_documents
 from evals.runner import SIDES, group_tags, run_queryset, statute_side
 from evals.runs import write_trec
-from evals.tuning import HELDOUT, fit, in_split, is_tuned
+from evals.tuning import HELDOUT, fit, in_split, is_trained, is_tuned
 from nyaya.index.store import open_store
 from nyaya.judgments.sources import doc_id_of
 from nyaya.provenance import code_version, tree_fingerprint
@@ -159,13 +160,21 @@ def first_queries(queryset: QuerySet, count: int | None) -> QuerySet:
                     {qid: grades for qid, grades in queryset.qrels.items() if qid in kept})
 
 
-def scored_qrels(config: str, queryset: QuerySet) -> dict[str, dict[str, int]]:
-    """The judgments a config is scored on: the held-out half for a tuned config (never what
-    it was fitted on), all of them otherwise."""
+def held_out_qrels(queryset: QuerySet) -> dict[str, dict[str, int]]:
+    """The set's held-out judgments: a development set's are all held out (it is the held-out
+    half, split by judgment), any other set's are its held-out half by qid."""
     qrels = queryset.qrels
-    if is_tuned(load_config(config).params):
-        return {qid: qrels[qid] for qid in in_split(qrels, HELDOUT)}
-    return qrels
+    if queryset.name in DEV_SET_SIDES:
+        return qrels
+    return {qid: qrels[qid] for qid in in_split(qrels, HELDOUT)}
+
+
+def scored_qrels(config: str, queryset: QuerySet) -> dict[str, dict[str, int]]:
+    """The judgments a config is scored on: the held-out ones for a config that learned from
+    training queries (never what it was fitted on), all of them otherwise."""
+    if is_trained(load_config(config).params):
+        return held_out_qrels(queryset)
+    return queryset.qrels
 
 
 def metrics_of(config: str, queryset: QuerySet, run: pd.DataFrame) -> pd.DataFrame:
@@ -233,8 +242,8 @@ def as_per_query(scores: pd.DataFrame) -> PerQuery:
 
 def compare_to_bm25(settings: Settings, runs: pd.DataFrame) -> pd.DataFrame:
     """Per query set, every config against its BM25 baseline: paired t-test on nDCG@10 and
-    MAP with Holm across the set's comparisons, and win/tie/loss per query. Tuned configs are
-    compared on the held-out queries they are scored on, in a table of their own."""
+    MAP with Holm across the set's comparisons, and win/tie/loss per query. Trained configs
+    are compared on the held-out queries they are scored on, in a table of their own."""
     querysets = _querysets(settings, sorted(runs["queryset"].unique()))
     tables = []
     for queryset_name, group in runs.groupby("queryset"):
@@ -243,13 +252,13 @@ def compare_to_bm25(settings: Settings, runs: pd.DataFrame) -> pd.DataFrame:
         if baseline not in by_config or len(by_config) < 2:
             continue
         qrels = querysets[queryset_name].qrels
-        tuned = {name for name in by_config if is_tuned(load_config(name).params)}
-        plain = {name: frame for name, frame in by_config.items() if name not in tuned}
+        trained = {name for name in by_config if is_trained(load_config(name).params)}
+        plain = {name: frame for name, frame in by_config.items() if name not in trained}
         held = {name: frame for name, frame in by_config.items()
-                if name in tuned or name == baseline}
+                if name in trained or name == baseline}
         for subset, scope, judged in (
                 (plain, "all judged", qrels),
-                (held, "held out", {q: qrels[q] for q in in_split(qrels, HELDOUT)})):
+                (held, "held out", held_out_qrels(querysets[queryset_name]))):
             if len(subset) > 1 and judged:
                 tables.append(compare_configs(subset, judged, baseline).assign(
                     queryset=queryset_name, scope=scope))

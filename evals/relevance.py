@@ -191,7 +191,7 @@ def new_classifier() -> HistGradientBoostingClassifier:
                                           early_stopping=False, random_state=0)
 
 
-def _fitted(matrix: pd.DataFrame, labels: pd.Series, weights: np.ndarray
+def fit_classifier(matrix: pd.DataFrame, labels: pd.Series, weights: np.ndarray
             ) -> HistGradientBoostingClassifier:
     """One thread: OpenMP's threads spin against any other busy process on a small machine
     (a fit took 20 times as long beside a benchmark)."""
@@ -199,7 +199,7 @@ def _fitted(matrix: pd.DataFrame, labels: pd.Series, weights: np.ndarray
         return new_classifier().fit(matrix, labels, sample_weight=weights)
 
 
-def _weights(pairs: pd.DataFrame) -> np.ndarray:
+def set_weights(pairs: pd.DataFrame) -> np.ndarray:
     """Each training set weighs the same in all, however many pairs it has."""
     sizes = pairs["queryset"].map(pairs["queryset"].value_counts())
     return (len(pairs) / pairs["queryset"].nunique() / sizes).to_numpy()
@@ -214,13 +214,13 @@ def fit_model(pairs: pd.DataFrame, min_precision: float = MIN_REMOVAL_PRECISION,
     if pairs.empty or not (pairs["grade"] >= 1).any():
         raise ValueError("no judged pair to train the relevance model on")
     matrix, labels = pairs[list(features)], (pairs["grade"] >= 1).astype(int)
-    weights = _weights(pairs)
+    weights = set_weights(pairs)
     folds = min(FOLDS, pairs["qid"].nunique())
     if folds < 2:
         raise ValueError("the relevance model needs training pairs of two queries at least")
     out_of_fold = np.zeros(len(pairs))
     for fit, held in GroupKFold(folds).split(matrix, labels, pairs["qid"]):
-        classifier = _fitted(matrix.iloc[fit], labels.iloc[fit], weights[fit])
+        classifier = fit_classifier(matrix.iloc[fit], labels.iloc[fit], weights[fit])
         out_of_fold[held] = classifier.predict_proba(matrix.iloc[held])[:, 1]
     cuts, figures = {}, {}
     for kind in kinds:
@@ -230,7 +230,7 @@ def fit_model(pairs: pd.DataFrame, min_precision: float = MIN_REMOVAL_PRECISION,
         scores, grades = out_of_fold[mine].round(6).tolist(), pairs["grade"][mine].tolist()
         cuts[kind] = fit_cuts(scores, grades, min_precision)
         figures[kind] = class_figures(scores, grades, cuts[kind])
-    classifier = _fitted(matrix, labels, weights)
+    classifier = fit_classifier(matrix, labels, weights)
     return RelevanceModel(classifier, cuts, features, {
         "training_pairs": pairs.groupby("queryset").size().to_dict(),
         "training_queries": pairs.groupby("queryset")["qid"].nunique().to_dict(),
@@ -266,18 +266,19 @@ def removal_figures(model: RelevanceModel, pairs: pd.DataFrame,
     return out
 
 
-def training_queries(settings: Settings) -> tuple[list[JudgedQuery], list[JudgedQuery]]:
-    """(training, held-out) queries: the training half of nyaya-statutes with
-    TRAINING_PASSAGES of cited-statutes' training half, and the held-out half of nyaya-statutes
-    with HELDOUT_PASSAGES of cited-statutes'. Split by qid and by judgment (evals.tuning)."""
+def training_queries(settings: Settings, passages: int = TRAINING_PASSAGES
+                     ) -> tuple[list[JudgedQuery], list[JudgedQuery]]:
+    """(training, held-out) queries: the training half of nyaya-statutes with `passages` of
+    cited-statutes' training half, and the held-out half of nyaya-statutes with
+    HELDOUT_PASSAGES of cited-statutes'. Split by qid and by judgment (evals.tuning)."""
     labeled = load_queryset(LABELED_SETS[0])
-    passages = dev_queries(settings.warehouse, settings.corpus_root)[STATUTES_SET]
+    texts = dev_queries(settings.warehouse, settings.corpus_root)[STATUTES_SET]
     halves = []
-    for split, count in ((TRAIN, TRAINING_PASSAGES), (HELDOUT, HELDOUT_PASSAGES)):
+    for split, count in ((TRAIN, passages), (HELDOUT, HELDOUT_PASSAGES)):
         questions = QuerySet(labeled.name, labeled.queries, {
             qid: docs for qid, docs in labeled.qrels.items() if split_of(qid) == split})
         halves.append(judged_queries(questions)
-                      + judged_queries(dev_set(STATUTES_SET, passages, split, count),
+                      + judged_queries(dev_set(STATUTES_SET, texts, split, count),
                                        CITED_GRADE))
     return halves[0], halves[1]
 

@@ -30,6 +30,7 @@ from nyaya.retrieval.query_analysis import QueryAnalyzer
 from nyaya.settings import Settings
 from nyaya.statutes.model import IN_FORCE
 from nyaya.tables import read_table
+from nyaya.verify.ranker import SectionRanker
 
 
 def statute_documents(sections: pd.DataFrame, include_repealed: bool) -> pd.DataFrame:
@@ -59,7 +60,8 @@ def load_statute_resources(settings: Settings, store: VectorStore) -> StatuteRes
             read_table(warehouse / "cross_references.parquet")),
         definitions=Definitions.from_table(read_table(warehouse / "definitions_index.parquet")),
         faiss_dir=settings.faiss_dir,
-        case_votes=lambda: section_votes(warehouse))
+        case_votes=lambda: section_votes(warehouse),
+        ranker=lambda resources: SectionRanker.from_settings(settings, resources))
 
 
 def load_precedent_resources(settings: Settings, store: VectorStore) -> PrecedentResources:

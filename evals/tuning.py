@@ -40,6 +40,13 @@ def is_tuned(params: Mapping) -> bool:
     return TUNED in (params.get("fusion", {}).get("weights"), params.get("feedback", {}).get("c"))
 
 
+def is_trained(params: Mapping) -> bool:
+    """Whether a config learned from training queries: tuned per set, or reranked by the
+    section ranker (trained on nyaya-statutes' and cited-statutes' training halves). Such a
+    config is scored on held-out queries only."""
+    return is_tuned(params) or params.get("rerank") is not None
+
+
 def fit(search_of: Callable[[Mapping], StatuteSearch], params: Mapping, queryset: QuerySet
         ) -> tuple[dict, dict]:
     """The config's parameters with everything marked `tuned` fitted on `queryset`'s training

@@ -358,7 +358,7 @@ def _statute_search(params):
     from nyaya.retrieval.pipeline import StatuteSearch
 
     documents = pd.DataFrame({"doc_id": ["BNS_2023:103"], "status": ["in_force"]})
-    return StatuteSearch("cfg", params, types.SimpleNamespace(documents=documents))
+    return StatuteSearch("cfg", params, types.SimpleNamespace(documents=documents, ranker=None))
 
 
 def _precedent_search(params):
@@ -398,6 +398,12 @@ def _weights(params):
         "config cfg: no retrievers"),
     bad("retrieval configs", "precedent config without retrievers", _precedent_search, {},
         "config cfg: no retrievers"),
+    bad("retrieval configs", "rerank not a mapping", _statute_search,
+        {"retrievers": ["cases"], "rerank": True},
+        "config cfg: 'rerank' must be a mapping such as {depth: 100}, got True"),
+    bad("retrieval configs", "rerank without a trained ranker", _statute_search,
+        {"retrievers": ["cases"], "rerank": {"depth": 50}},
+        "config cfg reranks, but these resources have no trained section ranker"),
     bad("retrieval configs", "retrievers not a list", _statute_search,
         {"retrievers": "dense"}, "config cfg: no retrievers: 'retrievers' must be a non-empty "
         "list of retriever names, got 'dense'"),

@@ -142,30 +142,102 @@ def test_integer_payload_filters_match_after_the_parquet_round_trip(built):
     assert len(hits) == min(50, int((chunks["year"] == year).sum()))
 
 
-def test_every_config_runs_through_its_search_on_the_fixture_indexes(built):
-    """Each config file, statutes and precedents, through the one search of its side on the
-    fixture corpus's indexes: answers only with known documents, the same way twice; tuned
-    ones are fitted first on a small query set whose answers are the sections' own titles."""
-    from evals.configs import configs_for, load_config
-    from evals.querysets import QuerySet
-    from evals.runner import load_precedent_resources, load_statute_resources
-    from evals.tuning import TRAIN, fit, is_tuned, split_of
-    from nyaya.retrieval.pipeline import StatuteSearch
-    from nyaya.retrieval.precedents import PrecedentSearch
+def _fixture_settings(data_dir):
     from nyaya.settings import Settings
 
-    _, _, data_dir = built
     settings = Settings.from_env()
-    settings = NyayaSettings(data_dir=str(data_dir), models_dir=str(settings.models_dir),
-                             corpus_root=str(settings.corpus_root)).resolved()
+    return NyayaSettings(data_dir=str(data_dir), models_dir=str(settings.models_dir),
+                         corpus_root=str(settings.corpus_root)).resolved()
+
+
+@pytest.fixture(scope="module")
+def title_queries(built):
+    """Twelve questions that are fixture sections' titles, each judged on its section."""
+    from evals.querysets import QuerySet
+    from evals.tuning import TRAIN, split_of
+
+    _, _, data_dir = built
     documents = pd.read_parquet(data_dir / "warehouse" / "legal_sections_documents.parquet")
     sample = documents[documents["title"].str.len() > 10].head(12)
     queries = pd.DataFrame({"qid": [f"F{i:02d}" for i in range(len(sample))],
                             "query": sample["title"].tolist(), "query_type": "default",
                             "domain": "criminal"})
     assert TRAIN in {split_of(qid) for qid in queries["qid"]}
-    queryset = QuerySet("fixture", queries, {qid: {doc: 2} for qid, doc in
-                                             zip(queries["qid"], sample["doc_id"], strict=True)})
+    return QuerySet("fixture", queries, {qid: {doc: 2} for qid, doc in
+                                         zip(queries["qid"], sample["doc_id"], strict=True)})
+
+
+@pytest.fixture(scope="module")
+def section_ranker(built, title_queries):
+    """The section ranker trained on the title questions over the fixture indexes (the
+    section_ranker asset trains on the real corpus's), saved where a reranking config loads
+    it; (model, training pairs)."""
+    from evals.configs import load_config
+    from evals.ranking import RERANKING_CONFIG, fit_ranker, ranking_pairs
+    from evals.relevance import judged_queries
+    from evals.runner import load_statute_resources
+    from nyaya.retrieval.pipeline import StatuteSearch
+    from nyaya.verify.relevance import RelevanceJudge, judge_tables
+    from nyaya.verify.trained import ranker_path
+
+    _, _, data_dir = built
+    settings = _fixture_settings(data_dir)
+    store = open_store(data_dir / "qdrant")
+    try:
+        resources = load_statute_resources(settings, store)
+        search = StatuteSearch(RERANKING_CONFIG, load_config(RERANKING_CONFIG).params,
+                               resources)
+        judge = RelevanceJudge(*judge_tables(settings), votes=lambda: resources.votes)
+        pairs = ranking_pairs(search, judge, judged_queries(title_queries), log=lambda _: None)
+    finally:
+        store.close()
+    model = fit_ranker(pairs)
+    model.save(ranker_path(settings))
+    return model, pairs
+
+
+def test_the_section_ranker_learns_from_the_fused_candidates(built, section_ranker,
+                                                             title_queries):
+    """Every title question's candidates are its fused top 100, each with the ranker's
+    features; its own section is among them when in force (the config searches those), the
+    only positive; and the trained model scores each question's section above the median of
+    its candidates."""
+    from nyaya.verify.ranker import RANK_FEATURES
+
+    _, _, data_dir = built
+    documents = pd.read_parquet(data_dir / "warehouse" / "legal_sections_documents.parquet")
+    in_force = set(documents.loc[documents["status"] == "in_force", "doc_id"])
+    model, pairs = section_ranker
+    assert set(RANK_FEATURES) <= set(pairs.columns)
+    assert pairs.groupby("qid")["rank"].max().le(100).all()
+    judged = pairs[pairs["grade"] >= 1]
+    searchable = sorted(qid for qid, docs in title_queries.qrels.items() if set(docs) <= in_force)
+    assert len(searchable) >= 8 and sorted(judged["qid"]) == searchable
+    assert all(title_queries.qrels[qid] == {doc: 2} for qid, doc in
+               zip(judged["qid"], judged["doc_id"], strict=True))
+    scores = pairs.assign(score=model.scores(pairs))
+    median = scores.groupby("qid")["score"].median()
+    positives = scores[scores["grade"] >= 1]
+    assert (positives["score"] > positives["qid"].map(median)).all()
+    assert model.figures["training_queries"] == {"fixture": len(title_queries.qrels)}
+
+
+def test_every_config_runs_through_its_search_on_the_fixture_indexes(built, title_queries,
+                                                                     section_ranker):
+    """Each config file, statutes and precedents, through the one search of its side on the
+    fixture corpus's indexes: answers only with known documents, the same way twice; tuned
+    ones are fitted first on a small query set whose answers are the sections' own titles,
+    and reranking ones use the ranker trained on it."""
+    from evals.configs import configs_for, load_config
+    from evals.runner import load_precedent_resources, load_statute_resources
+    from evals.tuning import fit, is_tuned
+    from nyaya.retrieval.pipeline import StatuteSearch
+    from nyaya.retrieval.precedents import PrecedentSearch
+
+    _, _, data_dir = built
+    settings = _fixture_settings(data_dir)
+    documents = pd.read_parquet(data_dir / "warehouse" / "legal_sections_documents.parquet")
+    queries = title_queries.queries
     store = open_store(data_dir / "qdrant")
     try:
         statute = load_statute_resources(settings, store)
@@ -182,7 +254,7 @@ def test_every_config_runs_through_its_search_on_the_fixture_indexes(built):
                 params = load_config(name).params
                 if is_tuned(params):
                     params, fitted = fit(lambda p, n=name, s=search_of: s(n, p), params,
-                                         queryset)
+                                         title_queries)
                     assert fitted, name
                 search = search_of(name, params)
                 for text in texts:
@@ -190,6 +262,9 @@ def test_every_config_runs_through_its_search_on_the_fixture_indexes(built):
                     assert hits and {hit.doc_id for hit in hits} <= known, (name, text)
                     assert [h.doc_id for h in search.search(text, 5)] == [
                         h.doc_id for h in hits], name
+                    if params.get("rerank") is not None:
+                        assert all(hit.method.endswith("+ltr") or hit.method ==
+                                   "section-lookup" for hit in hits), hits
     finally:
         store.close()
 

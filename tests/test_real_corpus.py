@@ -112,6 +112,27 @@ def test_tuned_fusion_is_scored_on_held_out_queries_only(main_run):
     assert set(rows["config"]) == set(metrics.query("queryset == 'nyaya-statutes'")["config"])
 
 
+def test_the_section_ranker_learns_from_training_halves_and_is_scored_on_held_out(main_run):
+    """The section_ranker asset trained on nyaya-statutes' training half and 200 training
+    passages; its config is scored on held-out queries only, and reorders its candidates
+    better than their fused order on the held-out passages."""
+    from evals.tuning import HELDOUT, in_split
+    from nyaya.verify.ranker import RANK_FEATURES
+    from nyaya.verify.trained import RankingModel
+
+    data_dir, _ = main_run
+    model = RankingModel.load(data_dir / "trained" / "ranker-statutes.pkl", RANK_FEATURES)
+    judged = load_queryset("nyaya-statutes").qrels
+    assert model.figures["training_queries"] == {
+        "nyaya-statutes": len(judged) - len(in_split(judged, HELDOUT)), "cited-statutes": 200}
+    metrics = pd.read_parquet(data_dir / "reports" / "latest" / "metrics.parquet")
+    overall = metrics.query("group == 'all'").set_index(["config", "queryset"])
+    assert overall.at[("lookup-cases-ltr", "nyaya-statutes"), "queries"] == len(
+        in_split(judged, HELDOUT))
+    assert (overall.at[("lookup-cases-ltr", "cited-statutes"), "map"]
+            > overall.at[("lookup-cases-rrf", "cited-statutes"), "map"])
+
+
 def test_precedent_evidence_keeps_at_most_two_chunks_per_judgment(main_run):
     from evals.runner import load_precedent_resources
     from nyaya.index.store import open_store

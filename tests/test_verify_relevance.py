@@ -53,7 +53,7 @@ from nyaya.verify.relevance import (
     domains_related,
 )
 from nyaya.verify.statutes import StatuteChecker
-from nyaya.verify.trained import PASSAGE, QUESTION, Cuts, RelevanceModel, model_path
+from nyaya.verify.trained import PASSAGE, QUESTION, Cuts, RankingModel, RelevanceModel, model_path
 from pipelines.cli import main
 
 
@@ -313,6 +313,25 @@ def test_the_model_file_round_trips_and_refuses_other_features(tmp_path):
         RelevanceModel.load(path, ("lexical",))
     path.write_bytes(pickle.dumps({"format": 0, "model": loaded}))
     with pytest.raises(ValueError, match="trained for other features"):
+        RelevanceModel.load(path, PairFeatures.NAMES)
+
+
+def test_the_ranking_model_file_round_trips_and_is_no_relevance_model(tmp_path):
+    """The section ranker's file: scores as saved; a relevance model's file (the same
+    features) is refused, and the other way round, each naming the asset to rebuild."""
+    path, other = tmp_path / "ranker.pkl", tmp_path / "relevance.pkl"
+    classifier = hand_model().classifier
+    RankingModel(classifier, PairFeatures.NAMES, {"seconds": 1.0}).save(path)
+    hand_model().save(other)
+    loaded = RankingModel.load(path, PairFeatures.NAMES)
+    row = pd.DataFrame([[0.5] * len(PairFeatures.NAMES)], columns=PairFeatures.NAMES)
+    assert loaded.scores(row) == pytest.approx(hand_model().probabilities(row))
+    assert loaded.figures == {"seconds": 1.0}
+    with pytest.raises(FileNotFoundError, match=r"no ranking model at .*section_ranker asset"):
+        RankingModel.load(tmp_path / "none.pkl", PairFeatures.NAMES)
+    with pytest.raises(ValueError, match="rebuild the section_ranker asset"):
+        RankingModel.load(other, PairFeatures.NAMES)
+    with pytest.raises(ValueError, match="rebuild the relevance_model asset"):
         RelevanceModel.load(path, PairFeatures.NAMES)
 
 

@@ -17,6 +17,8 @@ Config keys (all but `retrievers` optional):
   group_by: {field: act_code, size: 2}
   cross_references: {max_added: 5, hops: 1}
   definitions: {max_added: 3, scan: 10}   the Act's definitions for terms the top hits use
+  rerank: {depth: 100}          the fused top `depth` reordered by the trained section ranker
+                                (nyaya.verify.ranker); the rest follow in fused order
   include_repealed: false       search repealed IPC / CrPC / IEA sections too
   candidates: 100               depth of each retriever before fusion
 """
@@ -24,11 +26,11 @@ Config keys (all but `retrievers` optional):
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
@@ -56,6 +58,7 @@ from nyaya.retrieval.retrievers import (
 )
 
 COLLECTION = "legal_sections"
+RERANK_DEPTH = 100
 NEW_CODES_FROM = date(2024, 7, 1)  # BNS, BNSS and BSA in force
 CRIMINAL_TYPES = ("criminal_offence",)
 # dense:sparse weights by query type, named so configs can share one table (spec 001 s. 5.1)
@@ -69,6 +72,12 @@ WEIGHT_TABLES: dict[str, dict[str, dict[str, float]]] = {
         "default": {"dense": 2.0, "sparse": 1.0},
     },
 }
+
+
+class Reranker(Protocol):
+    """Reorders a query's fused candidates (`rerank`: nyaya.verify.ranker.SectionRanker)."""
+
+    def rerank(self, query: Query, hits: Sequence[Hit]) -> list[Hit]: ...
 
 
 class ConfigError(ValueError):
@@ -114,6 +123,8 @@ class StatuteResources:
     #: builds the judgments' votes for sections (`cases`), once, for a config that asks: the
     #: index of every judgment's text takes about 30 s, which a search session need not pay
     case_votes: Callable[[], CaseVotes] | None = None
+    #: builds the trained reranker over these resources (`rerank`), once, when a config asks
+    ranker: Callable[[StatuteResources], Reranker] | None = None
 
     def __post_init__(self) -> None:
         self.row_of = {doc: i for i, doc in enumerate(self.documents["doc_id"])}
@@ -152,6 +163,13 @@ class StatuteResources:
                               "resources lack")
         return self.case_votes()
 
+    @functools.cached_property
+    def reranker(self) -> Reranker:
+        if self.ranker is None:
+            raise ConfigError("a config that reranks needs the trained section ranker, which "
+                              "these resources lack")
+        return self.ranker(self)
+
     def bm25(self, include_repealed: bool) -> BM25Retriever:
         if include_repealed not in self._bm25:
             docs = self.documents[_searchable(self.documents, include_repealed)]
@@ -183,6 +201,13 @@ class StatuteSearch:
         self.name = name
         self.params = params
         self.resources = resources
+        rerank = params.get("rerank")
+        if rerank is not None and not isinstance(rerank, Mapping):
+            raise ConfigError(f"config {name}: 'rerank' must be a mapping such as "
+                              f"{{depth: {RERANK_DEPTH}}}, got {rerank!r}")
+        if rerank is not None and resources.ranker is None:
+            raise ConfigError(f"config {name} reranks, but these resources have no trained "
+                              "section ranker")
         include_repealed = bool(params.get("include_repealed", False))
         where = None if include_repealed else {"status": "in_force"}
         # what expansions may add: the retrievers' own universe, so a cross-reference from
@@ -241,9 +266,9 @@ class StatuteSearch:
         judgments never vote (`cases`)."""
         query = self.query(text, as_of, excluded)
         depth = int(self.params.get("candidates", 100))
-        runs = {name: retriever.search(query, depth)
-                for name, retriever in self.retrievers.items()}
-        hits = self._fuse(runs, query.analysis.query_type)
+        hits = self.candidates(query)
+        if self.params.get("rerank") is not None:
+            hits = self._reranked(query, hits)
         if self.params.get("boost"):
             hits = postprocess.boost(hits, boost_rule(query.analysis.query_type, as_of),
                                      self.resources.payload)
@@ -271,6 +296,22 @@ class StatuteSearch:
             hits = first + [hit for hit in hits if hit.doc_id not in
                             {h.doc_id for h in named}]
         return hits[:k]
+
+    def candidates(self, query: Query) -> list[Hit]:
+        """The retrievers' hits, fused: what the later stages (and a reranker) work on."""
+        depth = int(self.params.get("candidates", 100))
+        runs = {name: retriever.search(query, depth)
+                for name, retriever in self.retrievers.items()}
+        return self._fuse(runs, query.analysis.query_type)
+
+    def _reranked(self, query: Query, hits: list[Hit]) -> list[Hit]:
+        """The top `rerank.depth` in the ranker's order, then the rest in fused order with
+        scores below every reranked one."""
+        depth = int(self.params["rerank"].get("depth", RERANK_DEPTH))
+        top = self.resources.reranker.rerank(query, hits[:depth])
+        floor = min((hit.score for hit in top), default=0.0)
+        return top + [Hit(hit.doc_id, floor - i, hit.method)
+                      for i, hit in enumerate(hits[depth:], 1)]
 
     def _fuse(self, runs: dict[str, list[Hit]], query_type: str) -> list[Hit]:
         if len(runs) == 1:

@@ -1,6 +1,7 @@
 """What the two relevance judges share (`nyaya.verify.relevance` for sections,
 `nyaya.verify.precedents` for cases): the verdict record, the kinds of query, the cuts on a
-model's probability and the trained model with its file."""
+model's probability and the trained model with its file; and the section ranker's model
+(`nyaya.verify.ranker`), stored the same way."""
 
 from __future__ import annotations
 
@@ -87,33 +88,75 @@ class RelevanceModel:
 
     def probabilities(self, matrix: pd.DataFrame) -> np.ndarray:
         """P(relevant) of each row of features (the `features` columns)."""
-        if not len(matrix):
-            return np.zeros(0)
-        columns = matrix[list(self.features)]
-        if len(matrix) > ONE_THREAD_ROWS:
-            return self.classifier.predict_proba(columns)[:, 1]
-        with _threads().limit(limits=1, user_api="openmp"):
-            return self.classifier.predict_proba(columns)[:, 1]
+        return _predicted(self.classifier, matrix, self.features)
 
     def save(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("wb") as handle:
-            pickle.dump({"format": MODEL_FORMAT, "model": self}, handle)
+        _save(self, path)
 
     @classmethod
     def load(cls, path: Path, features: tuple[str, ...]) -> RelevanceModel:
         """The model the relevance_model asset wrote; FileNotFoundError naming the asset when
         there is none, ValueError when it was written for other `features`."""
-        if not path.is_file():
-            raise FileNotFoundError(f"no relevance model at {path}: build it with `make run` "
-                                    "(the relevance_model asset)")
-        with path.open("rb") as handle:
-            stored = pickle.load(handle)  # our own asset's output, in our data folder
-        model = stored.get("model") if stored.get("format") == MODEL_FORMAT else None
-        if model is None or model.features != features:
-            raise ValueError(f"{path} was trained for other features: rebuild the "
-                             "relevance_model asset (`make run`)")
-        return model
+        return _load(cls, path, features, "relevance_model")
+
+
+@dataclass(frozen=True)
+class RankingModel:
+    """A fitted classifier whose P(relevant) orders a retrieval's candidates
+    (`nyaya.verify.ranker`); `figures` records how it was trained."""
+
+    classifier: Any
+    features: tuple[str, ...]
+    figures: dict = field(default_factory=dict)
+
+    def scores(self, matrix: pd.DataFrame) -> np.ndarray:
+        """Each row's score (the `features` columns): higher ranks first."""
+        return _predicted(self.classifier, matrix, self.features)
+
+    def save(self, path: Path) -> None:
+        _save(self, path)
+
+    @classmethod
+    def load(cls, path: Path, features: tuple[str, ...]) -> RankingModel:
+        """The model the section_ranker asset wrote; FileNotFoundError naming the asset when
+        there is none, ValueError when it was written for other `features`."""
+        return _load(cls, path, features, "section_ranker")
+
+
+def _predicted(classifier: Any, matrix: pd.DataFrame, features: tuple[str, ...]
+               ) -> np.ndarray:
+    if not len(matrix):
+        return np.zeros(0)
+    columns = matrix[list(features)]
+    if len(matrix) > ONE_THREAD_ROWS:
+        return classifier.predict_proba(columns)[:, 1]
+    with _threads().limit(limits=1, user_api="openmp"):
+        return classifier.predict_proba(columns)[:, 1]
+
+
+def _save(model: RelevanceModel | RankingModel, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as handle:
+        pickle.dump({"format": MODEL_FORMAT, "model": model}, handle)
+
+
+def _load(cls: type, path: Path, features: tuple[str, ...], asset: str) -> Any:
+    if not path.is_file():
+        raise FileNotFoundError(f"no {'ranking' if cls is RankingModel else 'relevance'} "
+                                f"model at {path}: build it with `make run` (the {asset} "
+                                "asset)")
+    with path.open("rb") as handle:
+        stored = pickle.load(handle)  # our own asset's output, in our data folder
+    model = stored.get("model") if stored.get("format") == MODEL_FORMAT else None
+    if not isinstance(model, cls) or model.features != features:
+        raise ValueError(f"{path} was trained for other features: rebuild the {asset} asset "
+                         "(`make run`)")
+    return model
+
+
+def ranker_path(settings: Settings) -> Path:
+    """Where the section_ranker asset writes its model, beside the relevance models."""
+    return settings.data_dir / "trained" / "ranker-statutes.pkl"
 
 
 def model_path(settings: Settings, name: str = "statutes") -> Path:
