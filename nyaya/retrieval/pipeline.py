@@ -56,6 +56,7 @@ from nyaya.retrieval.retrievers import (
     StoreHybrid,
     StoreSparse,
 )
+from nyaya.statutes.registry import NAVEEN_SANHITAS
 
 COLLECTION = "legal_sections"
 RERANK_DEPTH = 100
@@ -101,7 +102,7 @@ def boost_rule(query_type: str, as_of: date | None) -> ScoreBoost:
     criminal queries."""
     bonuses: list[tuple[str, Any, float]] = []
     if as_of is None or as_of >= NEW_CODES_FROM:
-        bonuses.append(("era", "naveen_sanhitas", 0.15))
+        bonuses.append(("era", NAVEEN_SANHITAS, 0.15))
     if query_type in CRIMINAL_TYPES:
         bonuses.append(("is_offence", True, 0.10))
     return ScoreBoost("extraction_confidence", 0.7, 0.3, 1.0, tuple(bonuses))
@@ -201,6 +202,7 @@ class StatuteSearch:
         self.name = name
         self.params = params
         self.resources = resources
+        self.depth = int(params.get("candidates", 100))  # of each retriever before fusion
         rerank = params.get("rerank")
         if rerank is not None and not isinstance(rerank, Mapping):
             raise ConfigError(f"config {name}: 'rerank' must be a mapping such as "
@@ -265,7 +267,6 @@ class StatuteSearch:
         """The top-k sections (5 by default, as the served system shows them); `excluded`
         judgments never vote (`cases`)."""
         query = self.query(text, as_of, excluded)
-        depth = int(self.params.get("candidates", 100))
         hits = self.candidates(query)
         if self.params.get("rerank") is not None:
             hits = self._reranked(query, hits)
@@ -274,7 +275,7 @@ class StatuteSearch:
                                      self.resources.payload)
         if self.params.get("mmr_diversity") is not None:
             hits = postprocess.mmr(hits, query.dense, self.resources.vector,
-                                   float(self.params["mmr_diversity"]), depth)
+                                   float(self.params["mmr_diversity"]), self.depth)
         if self.params.get("group_by"):
             spec = self.params["group_by"]
             hits = postprocess.group_by(
@@ -299,8 +300,7 @@ class StatuteSearch:
 
     def candidates(self, query: Query) -> list[Hit]:
         """The retrievers' hits, fused: what the later stages (and a reranker) work on."""
-        depth = int(self.params.get("candidates", 100))
-        runs = {name: retriever.search(query, depth)
+        runs = {name: retriever.search(query, self.depth)
                 for name, retriever in self.retrievers.items()}
         return self._fuse(runs, query.analysis.query_type)
 

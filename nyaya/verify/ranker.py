@@ -23,10 +23,10 @@ from nyaya.retrieval.base import Hit
 from nyaya.retrieval.pipeline import StatuteResources
 from nyaya.retrieval.retrievers import Query
 from nyaya.settings import Settings
+from nyaya.statutes.registry import NAVEEN_SANHITAS
 from nyaya.verify.relevance import PairFeatures, RelevanceJudge, doc_key, judge_tables
 from nyaya.verify.trained import RankingModel, ranker_path
 
-NEW_CODES_ERA = "naveen_sanhitas"
 RANK_FEATURES = (*PairFeatures.NAMES, "dense", "log_first_rank", "new_code", "offence")
 METHOD = "ltr"
 
@@ -41,7 +41,7 @@ def rank_features(judge: RelevanceJudge, resources: StatuteResources, query: Que
         pair = judge.features(query.text, act, section, query.excluded)
         payload = resources.payload(hit.doc_id)
         rows.append([*pair.vector(), float(np.dot(query.dense, resources.vector(hit.doc_id))),
-                     math.log(rank), float(payload.get("era") == NEW_CODES_ERA),
+                     math.log(rank), float(payload.get("era") == NAVEEN_SANHITAS),
                      float(bool(payload.get("is_offence")))])
     return pd.DataFrame(rows, columns=list(RANK_FEATURES))
 
