@@ -8,8 +8,9 @@ against). Per config: the share of answers VERIFIED / PARTIALLY_VERIFIED / PRECE
 UNVERIFIED over every query; and over the judged queries of the held-out half only (the model
 learned from the other half's judgments): false positives per query, citations the gate let
 through that the qrels do not judge relevant (the served system's "yes-man" failure), beside
-its targets, and relevant removed per query, citations the qrels judge relevant that the gate
-took out (a removal that misstates the law).
+its targets; of those, the ones it passed as RELEVANT (asserted to answer the question, where a
+TANGENTIAL one goes with a note asking a person to check it); and relevant removed per query,
+citations the qrels judge relevant that the gate took out (a removal that misstates the law).
 """
 
 from __future__ import annotations
@@ -23,7 +24,13 @@ from evals.metrics import evaluate_run
 from evals.querysets import QuerySet
 from evals.tuning import HELDOUT, split_of
 from nyaya.verify.gate import verify_text
-from nyaya.verify.model import OVERALL_VERIFIED, PARTIALLY_VERIFIED, PRECEDENT_ONLY, UNVERIFIED
+from nyaya.verify.model import (
+    OVERALL_VERIFIED,
+    PARTIALLY_VERIFIED,
+    PRECEDENT_ONLY,
+    RELEVANT,
+    UNVERIFIED,
+)
 from nyaya.verify.relevance import RelevanceJudge
 from nyaya.verify.statutes import StatuteChecker
 
@@ -86,26 +93,89 @@ def verification_rates(runs: pd.DataFrame, queryset: QuerySet, checker: StatuteC
         top = (run.sort_values(["qid", "rank"]).groupby("qid")["doc_id"]
                .apply(lambda docs: list(docs)[:k]).to_dict())
         statuses: Counter[str] = Counter()
-        false_positives = relevant_removed = 0
+        false_positives = asserted = relevant_removed = 0
         for qid, query in texts.items():
             answer = ". ".join(cite(doc) for doc in top.get(qid, []))
             report = verify_text(answer, checker, query=query, relevance=judge)
             statuses[report.overall] += 1
             if qid in held_out:
                 judged = queryset.qrels[qid]
-                grades = [(v.survives, judged.get(f"{v.act_code}:{v.section_number}", 0))
-                          for v in report.verdicts]
-                false_positives += sum(survives and grade < 1 for survives, grade in grades)
-                relevant_removed += sum(not survives and grade >= 1
-                                        for survives, grade in grades)
+                for verdict in report.verdicts:
+                    grade = judged.get(f"{verdict.act_code}:{verdict.section_number}", 0)
+                    false_positives += verdict.survives and grade < 1
+                    asserted += (verdict.survives and grade < 1 and verdict.relevance is not None
+                                 and verdict.relevance["verdict"] == RELEVANT)
+                    relevant_removed += not verdict.survives and grade >= 1
         total = len(texts)
         rows.append({"config": config, "queryset": queryset.name, "queries": total, "k": k,
                      **{f"{status.lower()}_rate": statuses[status] / total
                         for status in STATUSES},
                      "held_out_queries": len(held_out),
                      "false_positives_per_query": false_positives / max(len(held_out), 1),
+                     "asserted_false_positives_per_query": asserted / max(len(held_out), 1),
                      "relevant_removed_per_query": relevant_removed / max(len(held_out), 1),
                      **precision_by_area(run, queryset)})
     table = pd.DataFrame(rows)
     return table.assign(missed_targets=[missed_targets(row) for row in
                                         table.to_dict("records")]) if rows else table
+
+
+#: removal cuts on P(relevant) that `removal_tradeoff` tries beside the model's own
+TRADEOFF_CUTS = (0.02, 0.05, 0.1, 0.2, 0.3, 0.5)
+
+
+def removal_tradeoff(runs: pd.DataFrame, queryset: QuerySet, judge: RelevanceJudge,
+                     cuts: tuple[float, ...] = TRADEOFF_CUTS, k: int = 5) -> pd.DataFrame:
+    """What another removal cut would do to each config's top `k` on the judged held-out
+    queries: per cut (the model's own first), citations kept, false positives and relevant
+    removed per query. The rule beside the model removes what it removes in the gate. A lower
+    false-positive figure is bought with relevant sections removed: this shows the price."""
+    held_out = [qid for qid in queryset.qrels if split_of(qid) == HELDOUT]
+    texts = dict(zip(queryset.queries["qid"], queryset.queries["query"], strict=True))
+    rows = []
+    for config, run in runs[runs["queryset"] == queryset.name].groupby("config", sort=True):
+        top = run[run["qid"].isin(held_out)].sort_values(["qid", "rank"]).groupby("qid").head(k)
+        pairs = []
+        for qid, doc in zip(top["qid"], top["doc_id"], strict=True):
+            features, probability, contradiction = judge.scored(texts[qid], *doc.split(":", 1))
+            pairs.append((probability, contradiction, features.kind,
+                          queryset.qrels[qid].get(doc, 0) >= 1))
+        scored = pd.DataFrame(pairs, columns=["probability", "contradicted", "kind",
+                                              "relevant"])
+        own = scored["kind"].map(lambda kind: judge.model.cuts[kind].low)
+        for cut in ("model", *cuts):
+            kept = ~scored["contradicted"] & (scored["probability"]
+                                              >= (own if cut == "model" else cut))
+            per_query = len(held_out) or 1
+            rows.append({"config": config, "removal_cut": cut,
+                         "kept_per_query": kept.sum() / per_query,
+                         "false_positives_per_query": (kept & ~scored["relevant"]).sum()
+                         / per_query,
+                         "relevant_removed_per_query": (~kept & scored["relevant"]).sum()
+                         / per_query,
+                         "relevant_in_top_k_per_query": scored["relevant"].sum() / per_query})
+    return pd.DataFrame(rows)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Print `removal_tradeoff` for the configs named (default: the search default and the
+    reranked config) over the runs `make run` wrote to NYAYA_DATA."""
+    import sys
+
+    from evals.querysets import load_queryset
+    from evals.runs import read_trec
+    from nyaya.settings import Settings
+
+    settings = Settings.from_env()
+    configs = (argv if argv is not None else sys.argv[1:]) or ["lookup-cases-rrf",
+                                                               "lookup-cases-ltr"]
+    queryset = load_queryset("nyaya-statutes")
+    runs = pd.concat([read_trec(settings.data_dir / "runs" / queryset.name / f"{config}.trec")
+                      .assign(config=config, queryset=queryset.name) for config in configs],
+                     ignore_index=True)
+    table = removal_tradeoff(runs, queryset, RelevanceJudge.from_settings(settings))
+    print(table.to_markdown(index=False, floatfmt=".2f"))
+
+
+if __name__ == "__main__":
+    main()

@@ -10,9 +10,10 @@ from test_verify_relevance import QUERYSET, REGISTRY, SECTIONS, TRANSITIONS, han
 from evals.querysets import QuerySet
 from evals.runs import rank_frame
 from evals.tuning import HELDOUT, split_of
-from evals.verification import cite, verification_rates
+from evals.verification import cite, removal_tradeoff, verification_rates
 from nyaya.verify.relevance import RelevanceJudge
 from nyaya.verify.statutes import StatuteChecker
+from nyaya.verify.trained import Cuts, RelevanceModel
 
 
 @pytest.mark.parametrize(("doc_id", "text"), [
@@ -91,3 +92,45 @@ def test_a_relevant_section_the_gate_removes_is_counted():
                                judge()).set_index("config")
     assert table.at["off-topic", "relevant_removed_per_query"] == pytest.approx(1 / 3)
     assert table.at["judged", "relevant_removed_per_query"] == 0.0
+
+
+def test_false_positives_passed_as_relevant_are_counted_apart():
+    """A false positive passed as RELEVANT is asserted to answer the question; one passed as
+    TANGENTIAL goes with a note for a person to check. The hand model passes cheating for a
+    murder question (R5) as TANGENTIAL; the same model with its relevant cut lowered to its
+    removal cut passes it as RELEVANT."""
+    runs = runs_of("off-topic", {"R5": ["BNS_2023:318", "BNS_2023:103"]})
+    checker = StatuteChecker(REGISTRY, SECTIONS, TRANSITIONS)
+    model = hand_model()
+    eager = RelevanceModel(model.classifier, {kind: Cuts(cuts.low, cuts.low)
+                                              for kind, cuts in model.cuts.items()},
+                           model.features)
+    noted = verification_rates(runs, HELD_OUT, checker, judge()).iloc[0]
+    asserted = verification_rates(runs, HELD_OUT, checker, RelevanceJudge(
+        SECTIONS, REGISTRY, TRANSITIONS, model=eager)).iloc[0]
+    assert noted["false_positives_per_query"] == pytest.approx(1 / 3)
+    assert asserted["false_positives_per_query"] == pytest.approx(1 / 3)
+    assert noted["asserted_false_positives_per_query"] == 0.0
+    assert asserted["asserted_false_positives_per_query"] == pytest.approx(1 / 3)
+
+
+def test_removal_tradeoff_prices_fewer_false_positives_in_relevant_sections_removed():
+    runs = runs_of("off-topic", {"R1": ["ACA_1996:38"], "R5": ["BNS_2023:318", "BNS_2023:103"],
+                                 "R6": ["BNS_2023:318"]})
+    table = removal_tradeoff(runs, HELD_OUT, judge(), cuts=(0.0, 1.0)).set_index("removal_cut")
+    gate = verification_rates(runs, HELD_OUT, StatuteChecker(REGISTRY, SECTIONS, TRANSITIONS),
+                              judge()).iloc[0]
+    # the model's own cut is what the gate does
+    for figure in ("false_positives_per_query", "relevant_removed_per_query"):
+        assert table.at["model", figure] == pytest.approx(gate[figure])
+    # no cut at all: the rule still removes arbitration deposits from the deposit question;
+    # cheating passed for murder (R5) is the one false positive
+    assert table.at[0.0, "kept_per_query"] == pytest.approx(3 / 3)
+    assert table.at[0.0, "false_positives_per_query"] == pytest.approx(1 / 3)
+    assert table.at[0.0, "relevant_removed_per_query"] == 0.0
+    # everything cut: no false positive, and both judged sections (R5's murder, R6's
+    # cheating) removed
+    assert table.at[1.0, "kept_per_query"] == 0.0
+    assert table.at[1.0, "false_positives_per_query"] == 0.0
+    assert table.at[1.0, "relevant_removed_per_query"] == pytest.approx(2 / 3)
+    assert table["relevant_in_top_k_per_query"].tolist() == pytest.approx([2 / 3] * 3)

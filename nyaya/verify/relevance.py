@@ -358,14 +358,20 @@ class RelevanceJudge:
                              SOURCE_QRELS)
         return self._by_model(query, act_code, section_number)
 
-    def _judge_by_model(self, query: str, act_code: str, section_number: str) -> Relevance:
-        cited = provision_label(act_code, section_number)
-        model = self._trained()
+    def scored(self, query: str, act_code: str, section_number: str
+               ) -> tuple[PairFeatures, float, bool]:
+        """What the model's verdict is made of: the pair's features, P(relevant), and whether
+        the rule beside the model removes it whatever the probability."""
         features = self.features(query, act_code, section_number)
         row = pd.DataFrame([features.vector()], columns=PairFeatures.NAMES)
-        probability = round(float(model.probabilities(row)[0]), 4)
-        return self._from_model(cited, features, probability, model.cuts[features.kind],
-                                bool(contradicted(row, [features.kind])[0]))
+        probability = round(float(self._trained().probabilities(row)[0]), 4)
+        return features, probability, bool(contradicted(row, [features.kind])[0])
+
+    def _judge_by_model(self, query: str, act_code: str, section_number: str) -> Relevance:
+        features, probability, contradiction = self.scored(query, act_code, section_number)
+        return self._from_model(provision_label(act_code, section_number), features,
+                                probability, self._trained().cuts[features.kind],
+                                contradiction)
 
     def _from_model(self, cited: str, parts: PairFeatures, probability: float, cuts: Cuts,
                     contradiction: bool) -> Relevance:
