@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import shutil
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -23,6 +24,8 @@ from pathlib import Path
 from typing import Protocol
 
 import numpy as np
+
+from nyaya.tables import beside
 
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["HF_DATASETS_OFFLINE"] = "1"
@@ -163,13 +166,20 @@ def static_fingerprint(folder: Path, dims: int = STATIC_DIMS) -> str:
 
 
 def distill_static(source_path: Path, folder: Path, dims: int) -> None:
-    """Distill the packaged transformer into a static model; written atomically."""
+    """Distill the packaged transformer into a static model; written atomically. Two processes
+    may distill at once (the tests' main job and a test beside it): each writes its own folder
+    and the first to finish wins; the same model either way."""
     from model2vec.distill import distill
 
     model = distill(model_name=str(source_path), pca_dims=dims)
-    tmp = folder.with_name(folder.name + ".tmp")
+    tmp = beside(folder)
     model.save_pretrained(str(tmp))
-    tmp.replace(folder)
+    try:
+        tmp.replace(folder)
+    except OSError:  # another process put it there first (a folder is not replaced)
+        if not (folder / "model.safetensors").is_file():
+            raise
+        shutil.rmtree(tmp)
 
 
 class BgeM3Embedder:
