@@ -266,10 +266,10 @@ def removal_figures(model: RelevanceModel, pairs: pd.DataFrame,
     return out
 
 
-def training_queries(settings: Settings, passages: int = TRAINING_PASSAGES
+def training_queries(settings: Settings, passages: int | None = TRAINING_PASSAGES
                      ) -> tuple[list[JudgedQuery], list[JudgedQuery]]:
     """(training, held-out) queries: the training half of nyaya-statutes with `passages` of
-    cited-statutes' training half, and the held-out half of nyaya-statutes with
+    cited-statutes' training half (None: all of it), and the held-out half of nyaya-statutes with
     HELDOUT_PASSAGES of cited-statutes'. Split by qid and by judgment (evals.tuning)."""
     labeled = load_queryset(LABELED_SETS[0])
     texts = dev_queries(settings.warehouse, settings.corpus_root)[STATUTES_SET]
