@@ -25,7 +25,7 @@ from pipelines.resources import NyayaSettings, project_resources
 from pipelines.stages import materialize_every_stage, with_resources
 
 SEARCHED = re.compile(r"(?P<config>\S+) on (?P<set>\S+): \d+ queries in (?P<seconds>[\d.]+)s")
-TEST_EMBEDDER = "minilm-static"  # as tests/main_job.py's TEST_EMBEDDER
+TEST_EMBEDDER = "minilm-static"  # as tests/conftest.py's TEST_EMBEDDER
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,12 +5,9 @@ fails a session in which no test passed, and the count of bad-input kinds tested
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
-from main_job import BackgroundMainJob, JobRuns
 from minicorpus import write_fixture_corpus
 from minijudgments import write_judgment_fixtures
 
@@ -23,8 +20,6 @@ _bad_inputs: dict[str, list[tuple[str, str]]] = {}
 _bad_inputs_xfail: set[str] = set()
 #: nodeids of bad-input tests that ran and passed in this session
 _bad_inputs_passed: set[str] = set()
-#: the real-corpus main job, running in its own process once a selected test reads it
-_main_job: BackgroundMainJob | None = None
 
 
 @pytest.fixture(scope="session")
@@ -40,6 +35,11 @@ def models_dir() -> Path:
     return Settings.from_env().models_dir
 
 
+#: The sections embedder of the real-corpus run: the fast static tier, because the int8 default
+#: adds ~9 minutes of CPU embedding to the test command (`make run` exercises it).
+TEST_EMBEDDER = "minilm-static"
+
+
 @pytest.fixture(scope="session")
 def real_corpus() -> Path:
     """The shared corpus (NYAYA_CORPUS or ../shared/corpus); CI always has it."""
@@ -52,17 +52,41 @@ def real_corpus() -> Path:
 
 
 @pytest.fixture(scope="session")
-def main_run(real_corpus: Path) -> tuple[Path, JobRuns]:
-    """The main job materialized once on the real corpus: (data dir, its runs). Started in the
-    background when collection ends (`pytest_collection_finish`); this waits for it."""
-    return (_main_job or _start_main_job(real_corpus)).result()
+def main_run(real_corpus: Path, tmp_path_factory: pytest.TempPathFactory):
+    """The main job materialized once on the real corpus: (data dir, execution result)."""
+    import dagster as dg
+
+    from pipelines.definitions import defs
+    from pipelines.resources import NyayaSettings, project_resources
+    from pipelines.stages import materialize_every_stage, with_resources
+
+    data_dir = tmp_path_factory.mktemp("data")
+    settings = NyayaSettings(corpus_root=str(real_corpus), data_dir=str(data_dir),
+                             embedder=TEST_EMBEDDER, models_dir=str(Settings.from_env().models_dir))
+    resources = project_resources(settings)
+    staged = materialize_every_stage(with_resources(defs, resources), "main_job",
+                                     dg.DagsterInstance.ephemeral())
+    return data_dir, JobRuns(staged.results)
 
 
-def _start_main_job(corpus: Path) -> BackgroundMainJob:
-    global _main_job
-    root = Path(tempfile.mkdtemp(prefix="nyaya-main-job-"))
-    _main_job = BackgroundMainJob(root, corpus, Settings.from_env().models_dir)
-    return _main_job
+class JobRuns:
+    """The runs one job was materialized in (parts, the assets up to the document tables,
+    vector parts, the rest), read as one run."""
+
+    def __init__(self, results: list) -> None:
+        self.results = results
+
+    @property
+    def success(self) -> bool:
+        return all(result.success for result in self.results)
+
+    def get_asset_check_evaluations(self) -> list:
+        return [check for result in self.results
+                for check in result.get_asset_check_evaluations()]
+
+    def asset_materializations_for_node(self, node: str) -> list:
+        return [materialization for result in self.results
+                for materialization in result.asset_materializations_for_node(node)]
 
 
 def _bad_input_kind(mark: pytest.Mark, nodeid: str) -> tuple[str, str]:
@@ -78,16 +102,10 @@ def _bad_input_kind(mark: pytest.Mark, nodeid: str) -> tuple[str, str]:
 CORPUS_FIXTURES = {"real_corpus", "main_run"}
 
 
-def _reads_main_run(item: pytest.Item) -> bool:
-    return "main_run" in getattr(item, "fixturenames", ())
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if CORPUS_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.corpus)
-    # what reads the main job runs last: every other test runs while it builds
-    items.sort(key=_reads_main_run)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -97,10 +115,6 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             _bad_inputs[item.nodeid] = kinds
             if item.get_closest_marker("xfail") is not None:
                 _bad_inputs_xfail.add(item.nodeid)
-    corpus = Settings.from_env().corpus_root
-    if (not session.config.option.collectonly and (corpus / "statutes").is_dir()
-            and any(_reads_main_run(item) for item in session.items)):
-        _start_main_job(corpus)
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
@@ -150,10 +164,3 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if exitstatus == 0 and _passed == 0:
         print("\nno test passed: failing the session so an empty run cannot look green")
         session.exitstatus = 1
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    """An interrupted session stops the main job; its folders go either way."""
-    if _main_job is not None:
-        _main_job.stop()
-        shutil.rmtree(_main_job.data_dir.parent, ignore_errors=True)

@@ -9,7 +9,7 @@ import sys
 
 import pandas as pd
 import pytest
-from main_job import TEST_EMBEDDER
+from conftest import TEST_EMBEDDER
 
 from evals.citation_sets import EVAL_QUERIES
 from evals.configs import config_names, load_config, side_of
