@@ -1,7 +1,7 @@
 """A static embedder trained on the corpus's own citations, measured beside the embedders `make
 run` uses: the experiment behind docs/retrieval-methods.md ("A dense model trained on the
 corpus"). `NYAYA_DATA=data python -m evals.dense_training` trains it and prints the figures
-(about five minutes on two cores); it writes nothing.
+(under two minutes on two cores); it writes nothing.
 
 The model starts from the static model distilled from the packaged MiniLM (`minilm-static`)
 and is trained with model2vec's pair trainer (InfoNCE, in-batch negatives) on the training
@@ -20,11 +20,11 @@ import numpy as np
 import pandas as pd
 
 from evals.corpus_sets import load_dev_set
+from evals.evaluate import held_out_qrels
 from evals.metrics import evaluate_run
 from evals.querysets import QuerySet, load_queryset
 from evals.relevance import training_queries
 from evals.runs import rank_frame, read_trec
-from evals.tuning import HELDOUT, split_of
 from nyaya.index.embedders import packaged_minilm_path, static_folder
 from nyaya.retrieval.base import Hit
 from nyaya.retrieval.fusion import rrf
@@ -59,13 +59,18 @@ def training_pairs(settings: Settings, sections: Mapping[str, str]
     return [query for query, _ in pairs], [section for _, section in pairs]
 
 
-def train_static(settings: Settings, queries: list[str], sections: list[str]):
-    """The distilled static model trained on the pairs (a model2vec StaticModel)."""
+def distilled_static(settings: Settings):
+    """The static model distilled from the packaged MiniLM (a model2vec StaticModel)."""
     from model2vec import StaticModel
+
+    return StaticModel.from_pretrained(str(static_folder(packaged_minilm_path(),
+                                                         settings.models_dir)))
+
+
+def train_static(base, queries: list[str], sections: list[str]):
+    """`base` (a StaticModel) trained on the pairs."""
     from model2vec.train import StaticModelForPairSimilarity
 
-    base = StaticModel.from_pretrained(str(static_folder(packaged_minilm_path(),
-                                                         settings.models_dir)))
     model = StaticModelForPairSimilarity.from_static_model(model=base, n_layers=0)
     model.fit(text_a=queries, text_b=sections, batch_size=BATCH_SIZE, max_epochs=EPOCHS,
               early_stopping_patience=None)
@@ -76,19 +81,22 @@ def _unit(vectors: np.ndarray) -> np.ndarray:
     return vectors / (np.linalg.norm(vectors, axis=1, keepdims=True) + 1e-9)
 
 
-def dense_hits(model, sections: Mapping[str, str], queries: Mapping[str, str]
-               ) -> dict[str, list[Hit]]:
-    """qid -> the DEPTH sections nearest the query by cosine, ties by doc id."""
+def section_matrix(model, sections: Mapping[str, str]) -> tuple[list[str], np.ndarray]:
+    """(doc ids in order, their unit vectors): encoded once per model, searched per set."""
     ids = sorted(sections)
-    matrix = _unit(model.encode([sections[doc] for doc in ids], show_progress_bar=False))
+    return ids, _unit(model.encode([sections[doc] for doc in ids], show_progress_bar=False))
+
+
+def dense_hits(model, ids: list[str], matrix: np.ndarray, queries: Mapping[str, str]
+               ) -> dict[str, list[Hit]]:
+    """qid -> the DEPTH sections nearest the query by cosine, ties by doc id (`ids` is
+    sorted and the sort stable)."""
     qids = sorted(queries)
     scores = _unit(model.encode([queries[qid] for qid in qids], show_progress_bar=False)
                    ) @ matrix.T
-    out = {}
-    for qid, row in zip(qids, scores, strict=True):
-        top = sorted(np.argsort(-row)[:DEPTH * 2], key=lambda j: (-row[j], ids[j]))[:DEPTH]
-        out[qid] = [Hit(ids[j], float(row[j]), "dense-trained") for j in top]
-    return out
+    return {qid: [Hit(ids[j], float(row[j]), "dense-trained")
+                  for j in np.argsort(-row, kind="stable")[:DEPTH]]
+            for qid, row in zip(qids, scores, strict=True)}
 
 
 def _file_hits(path) -> dict[str, list[Hit]]:
@@ -100,16 +108,16 @@ def _file_hits(path) -> dict[str, list[Hit]]:
 
 def held_out_sets(settings: Settings) -> list[tuple[QuerySet, dict[str, dict[str, int]]]]:
     """nyaya-statutes' held-out half and cited-statutes' evaluated held-out queries."""
-    questions = load_queryset("nyaya-statutes")
-    passages = load_dev_set("cited-statutes", settings.corpus_root, settings.warehouse)
-    return [(questions, {qid: docs for qid, docs in questions.qrels.items()
-                         if split_of(qid) == HELDOUT}), (passages, passages.qrels)]
+    return [(queryset, held_out_qrels(queryset)) for queryset in (
+        load_queryset("nyaya-statutes"),
+        load_dev_set("cited-statutes", settings.corpus_root, settings.warehouse))]
 
 
-def figures(settings: Settings, models: Mapping[str, object]) -> pd.DataFrame:
-    """Per held-out set: the packaged dense branch and each model alone, then each fused with
-    the BM25 and similar-case branches."""
-    sections = section_texts(settings)
+def figures(settings: Settings, sections: Mapping[str, str], models: Mapping[str, object]
+            ) -> pd.DataFrame:
+    """Per held-out set: the packaged dense branch and each model alone over `sections`, then
+    each fused with the BM25 and similar-case branches."""
+    encoded = {name: section_matrix(model, sections) for name, model in models.items()}
     rows = []
     for queryset, qrels in held_out_sets(settings):
         texts = {qid: text for qid, text in zip(queryset.queries["qid"],
@@ -119,7 +127,8 @@ def figures(settings: Settings, models: Mapping[str, object]) -> pd.DataFrame:
         branches = {name: _file_hits(folder / f"{name}.trec")
                     for name in (PACKAGED_DENSE, *FUSED_WITH)}
         dense = {PACKAGED_DENSE: branches[PACKAGED_DENSE],
-                 **{name: dense_hits(model, sections, texts) for name, model in models.items()}}
+                 **{name: dense_hits(model, *encoded[name], texts)
+                    for name, model in models.items()}}
         for name, hits in dense.items():
             fused = {qid: rrf({name: hits.get(qid, []),
                                **{other: branches[other].get(qid, []) for other in FUSED_WITH}})
@@ -133,18 +142,16 @@ def figures(settings: Settings, models: Mapping[str, object]) -> pd.DataFrame:
 
 
 def main() -> None:
-    from model2vec import StaticModel
-
     settings = Settings.from_env()
     sections = section_texts(settings)
     queries, texts = training_pairs(settings, sections)
+    distilled = distilled_static(settings)
     started = time.perf_counter()
-    trained = train_static(settings, queries, texts)
+    trained = train_static(distilled, queries, texts)
     print(f"trained on {len(queries):,} pairs in {time.perf_counter() - started:.0f} s "
           f"({EPOCHS} epochs, batches of {BATCH_SIZE})")
-    distilled = StaticModel.from_pretrained(str(static_folder(packaged_minilm_path(),
-                                                              settings.models_dir)))
-    table = figures(settings, {"minilm-static": distilled, "minilm-static-trained": trained})
+    table = figures(settings, sections,
+                    {"minilm-static": distilled, "minilm-static-trained": trained})
     print(table.to_markdown(index=False, floatfmt=".3f"))
 
 

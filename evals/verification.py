@@ -20,9 +20,9 @@ from collections.abc import Mapping
 
 import pandas as pd
 
+from evals.evaluate import held_out_qrels
 from evals.metrics import evaluate_run
 from evals.querysets import QuerySet
-from evals.tuning import HELDOUT, split_of
 from nyaya.verify.gate import verify_text
 from nyaya.verify.model import (
     OVERALL_VERIFIED,
@@ -87,7 +87,7 @@ def verification_rates(runs: pd.DataFrame, queryset: QuerySet, checker: StatuteC
     """One row per config that ran on `queryset`: status rates over every query, false
     positives and relevant removed per judged held-out query."""
     texts = dict(zip(queryset.queries["qid"], queryset.queries["query"], strict=True))
-    held_out = {qid for qid in queryset.qrels if split_of(qid) == HELDOUT}
+    held_out = set(held_out_qrels(queryset))
     rows = []
     for config, run in runs[runs["queryset"] == queryset.name].groupby("config", sort=True):
         top = (run.sort_values(["qid", "rank"]).groupby("qid")["doc_id"]
@@ -130,23 +130,24 @@ def removal_tradeoff(runs: pd.DataFrame, queryset: QuerySet, judge: RelevanceJud
     queries: per cut (the model's own first), citations kept, false positives and relevant
     removed per query. The rule beside the model removes what it removes in the gate. A lower
     false-positive figure is bought with relevant sections removed: this shows the price."""
-    held_out = [qid for qid in queryset.qrels if split_of(qid) == HELDOUT]
+    held_out = held_out_qrels(queryset)
+    per_query = len(held_out) or 1
     texts = dict(zip(queryset.queries["qid"], queryset.queries["query"], strict=True))
     rows = []
     for config, run in runs[runs["queryset"] == queryset.name].groupby("config", sort=True):
-        top = run[run["qid"].isin(held_out)].sort_values(["qid", "rank"]).groupby("qid").head(k)
+        top = (run[run["qid"].isin(list(held_out))].sort_values(["qid", "rank"])
+               .groupby("qid").head(k))
         pairs = []
         for qid, doc in zip(top["qid"], top["doc_id"], strict=True):
             features, probability, contradiction = judge.scored(texts[qid], *doc.split(":", 1))
             pairs.append((probability, contradiction, features.kind,
-                          queryset.qrels[qid].get(doc, 0) >= 1))
+                          held_out[qid].get(doc, 0) >= 1))
         scored = pd.DataFrame(pairs, columns=["probability", "contradicted", "kind",
                                               "relevant"])
         own = scored["kind"].map(lambda kind: judge.model.cuts[kind].low)
         for cut in ("model", *cuts):
             kept = ~scored["contradicted"] & (scored["probability"]
                                               >= (own if cut == "model" else cut))
-            per_query = len(held_out) or 1
             rows.append({"config": config, "removal_cut": cut,
                          "kept_per_query": kept.sum() / per_query,
                          "false_positives_per_query": (kept & ~scored["relevant"]).sum()

@@ -167,8 +167,8 @@ def static_fingerprint(folder: Path, dims: int = STATIC_DIMS) -> str:
 
 def distill_static(source_path: Path, folder: Path, dims: int) -> None:
     """Distill the packaged transformer into a static model; written atomically. Two processes
-    may distill at once (the tests' main job and a test beside it): each writes its own folder
-    and the first to finish wins; the same model either way."""
+    may distill at once (`make run` and `make test` on one machine share the models folder):
+    each writes its own folder and the first to finish wins; the same model either way."""
     from model2vec.distill import distill
 
     model = distill(model_name=str(source_path), pca_dims=dims)
