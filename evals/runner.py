@@ -21,6 +21,7 @@ from nyaya.index.embedders import load_embedder
 from nyaya.index.lookups import CitationGraph, EntityIndex
 from nyaya.index.store import VectorStore
 from nyaya.retrieval.case_votes import CaseVotes, judgment_votes, section_votes
+from nyaya.retrieval.citing_contexts import section_contexts
 from nyaya.retrieval.documents import DocumentResources, DocumentSearch
 from nyaya.retrieval.pipeline import COLLECTION, StatuteResources, StatuteSearch
 from nyaya.retrieval.postprocess import CrossReferences, Definitions
@@ -61,6 +62,7 @@ def load_statute_resources(settings: Settings, store: VectorStore) -> StatuteRes
         definitions=Definitions.from_table(read_table(warehouse / "definitions_index.parquet")),
         faiss_dir=settings.faiss_dir,
         case_votes=lambda: section_votes(warehouse),
+        citing_contexts=lambda: section_contexts(warehouse),
         ranker=lambda resources: SectionRanker.from_settings(settings, resources))
 
 

@@ -133,6 +133,19 @@ def test_the_section_ranker_learns_from_training_halves_and_is_scored_on_held_ou
             > overall.at[("lookup-cases-rrf", "cited-statutes"), "map"])
 
 
+def test_the_citing_passages_find_what_a_passage_cites(main_run):
+    """Sections found through the judgment passages citing them rank a masked passage's
+    sections better than the whole judgments' votes do, and beat BM25 over the sections'
+    own words on plain questions (both untrained, so scored on every query)."""
+    data_dir, _ = main_run
+    metrics = pd.read_parquet(data_dir / "reports" / "latest" / "metrics.parquet")
+    overall = metrics.query("group == 'all'").set_index(["config", "queryset"])["map"]
+    assert overall[("contexts-sections", "cited-statutes")] > overall[
+        ("cases-sections", "cited-statutes")] + 0.05
+    assert overall[("contexts-sections", "nyaya-statutes")] > overall[
+        ("bm25-sections", "nyaya-statutes")]
+
+
 def test_precedent_evidence_keeps_at_most_two_chunks_per_judgment(main_run):
     from evals.runner import load_precedent_resources
     from nyaya.index.store import open_store

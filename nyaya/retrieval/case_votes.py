@@ -202,11 +202,9 @@ def _judgment_votes(warehouse: Path, stamp: tuple[str, ...]) -> CaseVotes:
                      cited_sections(read_table(warehouse / "citation_mentions.parquet")))
 
 
-def section_votes(warehouse: Path) -> CaseVotes:
-    """`judgment_votes` for the corpus's sections: a judgment citing a section of a repealed
-    code votes for it and for what replaced it (law_transition_map), so a judgment under IPC
-    302 speaks for BNS 103 too."""
-    votes = judgment_votes(warehouse)
+def section_successors(warehouse: Path) -> dict[str, set[str]]:
+    """Section doc id of a repealed code -> the new-code sections that replaced it
+    (law_transition_map): IPC 302 -> {BNS 103}."""
     successors: dict[str, set[str]] = {}
     transitions = read_table(warehouse / "law_transition_map.parquet")
     for old_act, old, new_act, new in zip(transitions["old_act_code"], transitions["old_section"],
@@ -214,6 +212,15 @@ def section_votes(warehouse: Path) -> CaseVotes:
                                           transitions["new_section"], strict=True):
         if isinstance(new, str) and new:
             successors.setdefault(f"{old_act}:{old}", set()).add(f"{new_act}:{new}")
+    return successors
+
+
+def section_votes(warehouse: Path) -> CaseVotes:
+    """`judgment_votes` for the corpus's sections: a judgment citing a section of a repealed
+    code votes for it and for what replaced it (law_transition_map), so a judgment under IPC
+    302 speaks for BNS 103 too."""
+    votes = judgment_votes(warehouse)
+    successors = section_successors(warehouse)
     return votes.with_cites({judgment: sections.union(*(successors.get(section, ())
                                                         for section in sections))
                              for judgment, sections in votes.cites.items()})

@@ -4,8 +4,9 @@ configs differ only in their parameters, never in code paths.
 
 Config keys (all but `retrievers` optional):
   retrievers: [dense, sparse, bm25, faiss-flat, faiss-hnsw, dense-feedback, qdrant-hybrid,
-               cases]           fused when more than one
+               cases, contexts] fused when more than one
   cases: {voters: 20}           sections cited by the judgments nearest the query
+                                (`contexts`: by the judgment passages that cite them)
   prf: {docs: 10, terms: 20, original: 0.5}   RM3 feedback for the bm25 retriever
   feedback: {examples: 5, a, b, c}   relevance feedback (dense-feedback), c: tuned to fit
   fusion: {method: rrf|cascade|wsum|combsum|combmnz|combmax, k, convention: classic|qdrant,
@@ -43,10 +44,12 @@ from nyaya.retrieval import postprocess
 from nyaya.retrieval.base import Hit
 from nyaya.retrieval.bm25 import BM25Retriever, feedback_of
 from nyaya.retrieval.case_votes import VOTERS, CaseVotes
+from nyaya.retrieval.citing_contexts import CitingContexts
 from nyaya.retrieval.fusion import cascade, rrf, score_fusion
 from nyaya.retrieval.retrievers import (
     Bm25,
     CaseVoting,
+    ContextVoting,
     FaissDense,
     Query,
     Retriever,
@@ -124,6 +127,9 @@ class StatuteResources:
     #: builds the judgments' votes for sections (`cases`), once, for a config that asks: the
     #: index of every judgment's text takes about 30 s, which a search session need not pay
     case_votes: Callable[[], CaseVotes] | None = None
+    #: builds the index of the passages citing sections (`contexts`), once, for a config that
+    #: asks (about 15 s)
+    citing_contexts: Callable[[], CitingContexts] | None = None
     #: builds the trained reranker over these resources (`rerank`), once, when a config asks
     ranker: Callable[[StatuteResources], Reranker] | None = None
 
@@ -163,6 +169,13 @@ class StatuteResources:
             raise ConfigError("the cases retriever needs the judgments' citations, which these "
                               "resources lack")
         return self.case_votes()
+
+    @functools.cached_property
+    def contexts(self) -> CitingContexts:
+        if self.citing_contexts is None:
+            raise ConfigError("the contexts retriever needs the judgments' citing passages, "
+                              "which these resources lack")
+        return self.citing_contexts()
 
     @functools.cached_property
     def reranker(self) -> Reranker:
@@ -244,6 +257,8 @@ class StatuteSearch:
         if name == "cases":
             return CaseVoting(resources.votes, int((self.params.get("cases") or {}).get(
                 "voters", VOTERS)), self.searchable.__contains__)
+        if name == "contexts":
+            return ContextVoting(resources.contexts, self.searchable.__contains__)
         if name == "qdrant-hybrid":
             spec = self.params.get("hybrid", {})
             return StoreHybrid(
@@ -255,7 +270,7 @@ class StatuteSearch:
                 prefetch_k=int(spec.get("prefetch_k", 100)), where=where)
         raise ConfigError(f"config {self.name}: unknown retriever {name!r} (expected dense, "
                           "sparse, bm25, faiss-flat, faiss-hnsw, dense-feedback, "
-                          "qdrant-hybrid or cases)")
+                          "qdrant-hybrid, cases or contexts)")
 
     def query(self, text: str, as_of: date | None = None, excluded: Collection[str] = ()
               ) -> Query:

@@ -16,6 +16,7 @@ from nyaya.index.store import NaiveFeedback, ScoreBoost, StoreHit, VectorStore, 
 from nyaya.retrieval.base import Hit, ranked
 from nyaya.retrieval.bm25 import BM25Retriever, Feedback
 from nyaya.retrieval.case_votes import CaseVotes
+from nyaya.retrieval.citing_contexts import CitingContexts
 
 
 @dataclass(frozen=True)
@@ -241,3 +242,17 @@ class CaseVoting:
 
     def search(self, query: Query, k: int) -> list[Hit]:
         return self.votes.search(query.text, k, self.voters, query.excluded, self.keep)
+
+
+@dataclass
+class ContextVoting:
+    """Sections scored by the judgment passages that cite them (nyaya.retrieval.
+    citing_contexts), within the sections `keep` allows; the query's `excluded` judgments'
+    passages never count."""
+
+    contexts: CitingContexts
+    keep: Callable[[str], bool]
+    name: str = "contexts"
+
+    def search(self, query: Query, k: int) -> list[Hit]:
+        return self.contexts.search(query.text, k, query.excluded, self.keep)

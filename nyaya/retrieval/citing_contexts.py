@@ -1,0 +1,139 @@
+"""Statutes through the passages that cite them: each statute citation in a judgment, with the
+text around it, is a small document standing for the section it cites; a question is matched
+against those passages and every section scores the sum of its best passages' BM25 scores.
+
+A section's own words are the legislature's ("acknowledgment in writing of liability"); the
+passages that cite it say what it was applied to ("the letter admitting the debt saved the
+suit from limitation"), which is how people ask. Finer than `case_votes`, where a whole
+judgment votes for everything it cites. docs/retrieval-methods.md has the development-set
+figures that chose the span and the number of passages summed.
+
+A query's own judgment (and its recorded duplicates), passed as `excluded`, never contributes:
+on a development query its passages are the answer. Nor does a judgment that prints the query
+(`case_votes.prints_query`, checked for the judgments of the best passages), as AILA's
+queries were taken from judgments.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Collection, Mapping
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from nyaya.retrieval.base import Hit, ranked
+from nyaya.retrieval.bm25 import BM25Retriever
+from nyaya.retrieval.case_votes import (
+    judgment_votes,
+    prints_query,
+    question_runs,
+    section_successors,
+    statute_targets,
+    words_of,
+)
+from nyaya.tables import checksum_path, read_table
+
+#: Characters of judgment text kept on each side of a citation (the citation itself dropped).
+SPAN = 600
+#: Passages a section's score sums: one passage can match by chance, ten rarely do.
+SUMMED = 10
+#: Passages looked at per query before they are summed per section.
+DEPTH = 500
+#: Judgments of the best passages checked for printing the query: a judgment that prints it
+#: matches it best, so its passages come first.
+CHECKED = 20
+
+
+class CitingContexts:
+    """Passages around statute citations, indexed for BM25; row i cites `targets[i]` and
+    comes from judgment `owners[i]`."""
+
+    method = "contexts"
+
+    def __init__(self, index: BM25Retriever, targets: list[frozenset[str]],
+                 owners: list[str], texts: Mapping[str, str]) -> None:
+        if not len(index.doc_ids) == len(targets) == len(owners):
+            raise ValueError(f"{len(index.doc_ids)} passages indexed but {len(targets)} target "
+                             f"sets and {len(owners)} owners")
+        self.index, self.targets, self.owners, self.texts = index, targets, owners, texts
+        self._words: dict[str, str] = {}  # a judgment's words_of, once it has been checked
+
+    @classmethod
+    def from_mentions(cls, mentions: pd.DataFrame, texts: Mapping[str, str],
+                      successors: Mapping[str, Collection[str]] | None = None,
+                      span: int = SPAN) -> CitingContexts:
+        """One passage per citation group (`s. 302/34 IPC` is one passage citing two
+        sections); a section of a repealed code also stands for what replaced it. Mentions
+        of a judgment without text are an error, not a silent gap."""
+        statutes = mentions[mentions["mention_type"] == "statute"].assign(
+            target=statute_targets(mentions[mentions["mention_type"] == "statute"]))
+        statutes = statutes[statutes["target"].notna()]
+        missing = sorted(set(statutes["doc_id"]) - set(texts))
+        if missing:
+            raise ValueError(f"citation_mentions: {len(missing)} judgments with statute "
+                             f"mentions have no text ({missing[0]} first)")
+        groups: dict[tuple[str, int, int], set[str]] = {}
+        for doc, start, end, target in zip(statutes["doc_id"], statutes["group_start"],
+                                           statutes["group_end"], statutes["target"],
+                                           strict=True):
+            groups.setdefault((doc, int(start), int(end)), set()).update(
+                {target, *(successors or {}).get(target, ())})
+        keys = sorted(groups)
+        passages = [texts[doc][max(0, start - span):start] + " " + texts[doc][end:end + span]
+                    for doc, start, end in keys]
+        index = BM25Retriever([f"{doc}@{start}-{end}" for doc, start, end in keys], passages)
+        return cls(index, [frozenset(groups[key]) for key in keys], [doc for doc, _, _ in keys],
+                   texts)
+
+    def search(self, text: str, k: int, excluded: Collection[str] = (),
+               keep: Callable[[str], bool] | None = None, summed: int = SUMMED) -> list[Hit]:
+        """The top-k sections (those `keep` allows), each scoring the sum of its `summed` best
+        passages' scores among the `DEPTH` best, passages of `excluded` judgments left out.
+        Ties in passage score go by passage order, ties in section score by doc id."""
+        scores = self.index.scores(text)
+        depth = min(DEPTH, int(np.count_nonzero(scores)))
+        if depth == 0:
+            return []
+        top = np.argpartition(-scores, depth - 1)[:depth]
+        top = top[np.lexsort((top, -scores[top]))]
+        left_out = set(excluded) | self._printing(text, top)
+        found: dict[str, list[float]] = {}
+        for row in top:
+            if self.owners[row] in left_out:
+                continue
+            for target in self.targets[row]:
+                if keep is None or keep(target):
+                    kept = found.setdefault(target, [])
+                    if len(kept) < summed:
+                        kept.append(float(scores[row]))
+        return ranked(Hit(target, sum(values), self.method)
+                      for target, values in found.items())[:k]
+
+
+    def _printing(self, text: str, rows: np.ndarray) -> set[str]:
+        """The judgments among the first `CHECKED` owners of `rows` that print the query."""
+        runs = question_runs(text)
+        if not runs:
+            return set()
+        owners = list(dict.fromkeys(self.owners[row] for row in rows))[:CHECKED]
+        for owner in owners:
+            if owner not in self._words:
+                self._words[owner] = words_of(self.texts[owner])
+        return {owner for owner in owners if prints_query(runs, self._words[owner])}
+
+
+def section_contexts(warehouse: Path) -> CitingContexts:
+    """The corpus's citing passages for its sections (about 15 s to index), once per content
+    of the tables they are read from; the judgments' texts are shared with `judgment_votes`."""
+    stamp = tuple(checksum_path(warehouse / f"{table}.parquet").read_text()
+                  for table in ("judgments", "citation_mentions", "law_transition_map"))
+    return _section_contexts(warehouse, stamp)
+
+
+@functools.lru_cache(maxsize=1)
+def _section_contexts(warehouse: Path, stamp: tuple[str, ...]) -> CitingContexts:
+    mentions = read_table(warehouse / "citation_mentions.parquet")
+    return CitingContexts.from_mentions(mentions, judgment_votes(warehouse).texts,
+                                        section_successors(warehouse))
