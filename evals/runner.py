@@ -91,17 +91,25 @@ def load_aila_statute_resources(settings: Settings, store: VectorStore) -> Docum
     documents = aila_statute_documents(settings.corpus_root)
     return DocumentResources(documents, load_embedder(settings.embedder_of(COLLECTION),
                                                       settings.models_dir, settings.bge_m3_path),
-                             lambda: aila_statute_votes(settings.warehouse, documents))
+                             lambda: aila_statute_votes(settings.warehouse, documents),
+                             lambda: section_contexts(settings.warehouse).retargeted(
+                                 aila_statutes_of(settings.warehouse, documents)))
+
+
+def aila_statutes_of(warehouse: Path, documents: pd.DataFrame) -> dict[str, list[str]]:
+    """Section doc id -> the AILA statutes (S ids) it is (`aila_sections`)."""
+    statutes_of: dict[str, list[str]] = {}
+    for statute, section in aila_sections(documents, read_table(
+            warehouse / "legal_sections_documents.parquet")).items():
+        statutes_of.setdefault(section, []).append(statute)
+    return statutes_of
 
 
 def aila_statute_votes(warehouse: Path, documents: pd.DataFrame) -> CaseVotes:
     """`judgment_votes` for AILA's statutes: a judgment votes for the S ids its cited
     sections map to (`aila_sections`)."""
     votes = judgment_votes(warehouse)
-    statutes_of: dict[str, list[str]] = {}
-    for statute, section in aila_sections(documents, read_table(
-            warehouse / "legal_sections_documents.parquet")).items():
-        statutes_of.setdefault(section, []).append(statute)
+    statutes_of = aila_statutes_of(warehouse, documents)
     cites = {judgment: {statute for section in sections for statute in statutes_of.get(
         section, ())} for judgment, sections in votes.cites.items()}
     return votes.with_cites({doc: ids for doc, ids in cites.items() if ids})

@@ -387,7 +387,8 @@ def _weights(params):
         "config cfg: unknown precedent retrievers ['citations']"),
     bad("retrieval configs", "unknown document retriever", _document_search,
         {"retrievers": ["bm25"]},
-        "config cfg: retrievers must be some of ('dense', 'sparse', 'cases'), got ['bm25']"),
+        "config cfg: retrievers must be some of ('dense', 'sparse', 'cases', 'contexts'), got "
+        "['bm25']"),
     bad("retrieval configs", "document config without retrievers", _document_search, {},
         "config cfg: retrievers must be some of"),
     bad("retrieval configs", "two retrievers without fusion", _document_search,

@@ -200,3 +200,48 @@ def test_a_contexts_config_without_citing_passages_is_refused():
     with pytest.raises(ConfigError, match="the contexts retriever needs the judgments' citing "
                                           "passages"):
         _ = resources.contexts
+
+
+# --- another scheme's ids: AILA's statutes ----------------------------------------------------
+
+
+def test_retargeted_passages_stand_for_the_mapped_ids(contexts):
+    """Each section id becomes its mapped ids; an unmapped one stands for nothing; the index
+    is shared, so the scores are the section scheme's."""
+    aila = contexts.retargeted({"LA_1963:18": ["S7", "S9"], "IPC_1860:302": ["S1"]})
+    assert aila.index is contexts.index
+    assert aila.targets == [frozenset({"S7", "S9"}), frozenset({"S7", "S9"}),
+                            frozenset({"S1"}), frozenset()]
+    section = {hit.doc_id: hit.score for hit in contexts.search(QUESTION, 10)}
+    assert {hit.doc_id: hit.score for hit in aila.search(QUESTION, 10)} == pytest.approx(
+        {"S7": section["LA_1963:18"], "S9": section["LA_1963:18"]})
+
+
+@pytest.mark.parametrize(("excluded", "expected"), [
+    ((), ["S7", "A-2", "A-1"]),
+    (("j-debt", "j-debt2"), ["A-2", "A-1"]),
+])
+def test_document_search_cascades_passages_then_bm25(contexts, excluded, expected):
+    """[contexts, sparse] by cascade over a document list: the passages' statutes first, BM25
+    fills; the query's excluded judgments lend no passage."""
+    from nyaya.retrieval.bm25 import BM25Retriever
+    from nyaya.retrieval.documents import DocumentSearch
+
+    descriptions = {"A-1": "limitation for a suit on a debt", "A-2": "time barred suit: the "
+                    "debt was admitted in a letter signed before the suit"}
+    resources = types.SimpleNamespace(
+        bm25=BM25Retriever(list(descriptions), list(descriptions.values())),
+        contexts=contexts.retargeted({"LA_1963:18": ["S7"]}), citing_contexts=object(),
+        votes=None)
+    search = DocumentSearch("cfg", {"retrievers": ["contexts", "sparse"],
+                                    "fusion": {"method": "cascade"}}, resources)
+    assert [hit.doc_id for hit in search.search(QUESTION, 10, excluded=excluded)] == expected
+
+
+def test_a_document_config_with_contexts_but_no_passages_is_refused():
+    from nyaya.retrieval.documents import DocumentSearch
+
+    resources = types.SimpleNamespace(citing_contexts=None, votes=None)
+    with pytest.raises(ConfigError, match="config cfg: the contexts retriever needs the "
+                                          "judgments' citing passages"):
+        DocumentSearch("cfg", {"retrievers": ["contexts"]}, resources)

@@ -267,7 +267,7 @@ def test_configs_name_their_side_not_their_sets(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", ["cases-weighted-rrf", "lookup-cases-cascade",
-                                  "aila-statutes-cases-rrf"])
+                                  "aila-statutes-cases-rrf", "lookup-cases-contexts-rrf"])
 def test_tried_configs_load_by_name_but_are_no_defaults(name):
     """A config dropped from the defaults stays loadable (its figures can be reproduced) and
     says why it was dropped, but `make run` never evaluates it."""

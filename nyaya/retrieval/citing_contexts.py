@@ -87,6 +87,16 @@ class CitingContexts:
         return cls(index, [frozenset(groups[key]) for key in keys], [doc for doc, _, _ in keys],
                    texts)
 
+    def retargeted(self, targets_of: Mapping[str, Collection[str]]) -> CitingContexts:
+        """The same passages (and index) standing for another scheme's ids: each section id
+        becomes the ids `targets_of` maps it to (AILA's statutes S1-S197); a passage that
+        maps to none stays, standing for nothing."""
+        other = CitingContexts(self.index, [
+            frozenset(target for section in targets for target in targets_of.get(section, ()))
+            for targets in self.targets], self.owners, self.texts)
+        other._words = self._words
+        return other
+
     def search(self, text: str, k: int, excluded: Collection[str] = (),
                keep: Callable[[str], bool] | None = None, summed: int = SUMMED) -> list[Hit]:
         """The top-k sections (those `keep` allows), each scoring the sum of its `summed` best

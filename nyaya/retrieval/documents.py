@@ -1,5 +1,5 @@
 """Search over a small document list held in memory: BM25, exact dense, statutes voted by
-similar cases, or their fusion.
+similar cases or found through the judgment passages citing them, or their fusion.
 
 For benchmark corpora that are not ours to index, such as AILA 2019's 197 statute
 descriptions: building Qdrant collections for them would add state to manage and nothing to
@@ -20,11 +20,12 @@ from nyaya.index.embedders import Embedder
 from nyaya.retrieval.base import Hit
 from nyaya.retrieval.bm25 import BM25Retriever, feedback_of
 from nyaya.retrieval.case_votes import VOTERS, CaseVotes
+from nyaya.retrieval.citing_contexts import CitingContexts
 from nyaya.retrieval.dense import ExactDenseRetriever
 from nyaya.retrieval.fusion import cascade, rrf
 from nyaya.retrieval.pipeline import ConfigError
 
-RETRIEVERS = ("dense", "sparse", "cases")
+RETRIEVERS = ("dense", "sparse", "cases", "contexts")
 FUSIONS = ("rrf", "cascade")
 
 
@@ -35,10 +36,17 @@ class DocumentResources:
     #: builds the judgments' votes for the documents (`cases`), once, for a config that asks:
     #: indexing every judgment's text is not for a search session that never votes
     case_votes: Callable[[], CaseVotes] | None = None
+    #: builds the judgment passages citing the documents (`contexts`), once, for a config
+    #: that asks
+    citing_contexts: Callable[[], CitingContexts] | None = None
 
     @functools.cached_property
     def votes(self) -> CaseVotes | None:
         return None if self.case_votes is None else self.case_votes()
+
+    @functools.cached_property
+    def contexts(self) -> CitingContexts | None:
+        return None if self.citing_contexts is None else self.citing_contexts()
 
     def __post_init__(self) -> None:
         ids, texts = self.documents["doc_id"].tolist(), self.documents["text"].tolist()
@@ -47,7 +55,7 @@ class DocumentResources:
 
 
 class DocumentSearch:
-    """One config over the documents: `retrievers` from {dense, sparse, cases}; two or more
+    """One config over the documents: `retrievers` from RETRIEVERS; two or more
     are fused by RRF (`fusion: {method: rrf, k, weights}`) or by `cascade` (the first retriever's
     ranking, then what the next ones add). `cases: {voters}` sets how many similar
     judgments vote, `prf: {docs, terms, original}` adds RM3 feedback to BM25."""
@@ -67,6 +75,10 @@ class DocumentSearch:
         if "cases" in self.retrievers and resources is not None and resources.votes is None:
             raise ConfigError(f"config {name}: the cases retriever needs the judgments' "
                               "citations, which these resources lack")
+        if "contexts" in self.retrievers and resources is not None and \
+                resources.citing_contexts is None:
+            raise ConfigError(f"config {name}: the contexts retriever needs the judgments' "
+                              "citing passages, which these resources lack")
         self.rrf_k = float(fusion.get("k", 60))
         self.weights = fusion.get("weights")
         self.candidates = int(params.get("candidates", 100))
@@ -76,7 +88,8 @@ class DocumentSearch:
     def search(self, text: str, k: int = 10, as_of: date | None = None,
                excluded: Collection[str] = ()) -> list[Hit]:
         """`as_of` is accepted for the runner's one calling convention (these corpora carry
-        no dates); `excluded` judgments never vote (a query's own judgment)."""
+        no dates); `excluded` judgments never vote nor lend their passages (a query's own
+        judgment)."""
         runs: dict[str, list[Hit]] = {}
         for retriever in self.retrievers:
             if retriever == "sparse":
@@ -85,6 +98,8 @@ class DocumentSearch:
             elif retriever == "dense":
                 query = self.resources.embedder.encode([text])[0].astype(np.float32)
                 runs[retriever] = self.resources.dense.search_vector(query, self.candidates)
+            elif retriever == "contexts":
+                runs[retriever] = self.resources.contexts.search(text, self.candidates, excluded)
             else:
                 runs[retriever] = self.resources.votes.search(text, self.candidates,
                                                               self.voters, excluded)
