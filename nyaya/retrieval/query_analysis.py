@@ -19,6 +19,7 @@ Entities follow specification 003, s.6.5-6.7: articles and sections (entity sear
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -312,8 +313,13 @@ LOOKUP_PATTERN = _terms_pattern(LOOKUP_CUES)
 EQUIVALENCE_PATTERN = _terms_pattern(EQUIVALENCE_CUES)
 
 
+@functools.lru_cache(maxsize=65536)
 def _name_key(word: str) -> str:
     return re.sub(r"[^a-z]", "", word.lower())
+
+
+#: `normalize_alias` for single words: a whole judgment repeats its words thousands of times
+_alias_key = functools.lru_cache(maxsize=65536)(normalize_alias)
 
 
 def judge_keys(bench_names: Iterable[str]) -> tuple[frozenset[str], frozenset[str]]:
@@ -392,23 +398,23 @@ class QueryAnalyzer:
         """The query with Act names cased as the extractor expects ('ipc' -> 'IPC', 'hindu
         marriage act' -> 'Hindu Marriage Act'); same length, so spans carry over."""
         tokens = list(CASED_TOKEN.finditer(query))
+        words = [m.group() for m in tokens]  # once: a whole judgment has thousands
         out = list(query)
-        heads = [i for i, m in enumerate(tokens) if m.group().lower().rstrip(".") in HEAD_WORDS]
+        heads = [i for i, word in enumerate(words) if word.lower().rstrip(".") in HEAD_WORDS]
         to_title: set[int] = set()
         for i in heads:
             to_title.add(i)
             for j in range(i - 1, max(-1, i - 7), -1):
-                low = tokens[j].group().lower()
+                low = words[j].lower()
                 if low in NAME_STOP or _name_key(low) in self.acronyms:
                     break
                 to_title.add(j)
-            if tokens[i].group().lower().rstrip(".") in ("code", "constitution"):
+            if words[i].lower().rstrip(".") in ("code", "constitution"):
                 to_title.update(range(i + 1, min(len(tokens), i + 4)))
-        for i, m in enumerate(tokens):
-            word = m.group()
+        for i, (m, word) in enumerate(zip(tokens, words, strict=True)):
             if not word.islower():
                 continue
-            if normalize_alias(word) in self.acronyms:
+            if _alias_key(word) in self.acronyms:
                 cased = word.upper()
                 cased = "Cr" + cased[2:] if cased.startswith("CR") else cased
             elif i in to_title and word not in NAME_CONNECTORS:
@@ -499,8 +505,6 @@ class QueryAnalyzer:
                 taken.append(name)
         tokens = list(re.finditer(r"[A-Z][A-Za-z]+", query))
         for i, tok in enumerate(tokens):
-            if any(s <= tok.start() < e for s, e in taken):
-                continue
             pair = tokens[i + 1] if i + 1 < len(tokens) else None
             if pair and query[tok.end():pair.start()] == " " and (
                     _name_key(tok.group() + pair.group()) in self.bare_surnames):
@@ -508,6 +512,9 @@ class QueryAnalyzer:
             elif _name_key(tok.group()) in self.bare_surnames:
                 span = tok.span()
             else:
+                continue
+            # after the surname test: a whole judgment has thousands of capitalised words
+            if any(s <= tok.start() < e for s, e in taken):
                 continue
             found.append((span[0], query[span[0]:span[1]]))
             taken.append(span)
