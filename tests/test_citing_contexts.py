@@ -70,14 +70,20 @@ def test_one_passage_per_citation_group_without_the_citation(contexts):
     assert "letter admitting the debt" in passages[0] and "not time barred" in passages[0]
 
 
+def one_group(text: str, cited: str, sections: list[str]) -> CitingContexts:
+    """Passages of one judgment `text` whose IPC mentions of `sections` share the group span
+    of `cited`."""
+    span = text.index(cited)
+    return CitingContexts.from_mentions(pd.DataFrame([
+        {"doc_id": "j", "mention_type": "statute", "group_start": span,
+         "group_end": span + len(cited), "act_code": "IPC_1860", "section": section}
+        for section in sections]), {"j": text})
+
+
 def test_two_sections_cited_in_one_group_share_one_passage():
     """`ss. 302 and 34 IPC`: two mentions with one group span are one passage citing both."""
-    text = {"j": "Convicted under ss. 302 and 34 IPC for the murder."}
-    span = text["j"].index("ss. 302 and 34 IPC")
-    group = {"doc_id": "j", "mention_type": "statute", "group_start": span,
-             "group_end": span + len("ss. 302 and 34 IPC"), "act_code": "IPC_1860"}
-    both = CitingContexts.from_mentions(pd.DataFrame([{**group, "section": "302"},
-                                                      {**group, "section": "34"}]), text)
+    both = one_group("Convicted under ss. 302 and 34 IPC for the murder.", "ss. 302 and 34 IPC",
+                     ["302", "34"])
     assert both.targets == [frozenset({"IPC_1860:302", "IPC_1860:34"})]
 
 
@@ -161,12 +167,8 @@ def test_a_question_with_no_indexed_word_finds_nothing(contexts):
 
 def test_ties_go_by_section_id():
     """One passage citing two sections: equal scores, ordered by doc id."""
-    text = {"j": "The accused stole a phone; convicted under s. 379 and s. 380 IPC."}
-    span = text["j"].index("s. 379 and s. 380 IPC")
-    group = {"doc_id": "j", "mention_type": "statute", "group_start": span,
-             "group_end": span + len("s. 379 and s. 380 IPC"), "act_code": "IPC_1860"}
-    tied = CitingContexts.from_mentions(pd.DataFrame([{**group, "section": "380"},
-                                                      {**group, "section": "379"}]), text)
+    tied = one_group("The accused stole a phone; convicted under s. 379 and s. 380 IPC.",
+                     "s. 379 and s. 380 IPC", ["380", "379"])
     hits = tied.search("stole a phone", 10)
     assert [hit.doc_id for hit in hits] == ["IPC_1860:379", "IPC_1860:380"]
     assert hits[0].score == hits[1].score > 0
