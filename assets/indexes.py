@@ -32,7 +32,11 @@ CODE_VERSION = source_fingerprint(__name__)
 # writer per shard, so these steps queue for a slot across runs and processes.
 EMBEDDING_POOL = "embedding"
 QDRANT_WRITES_POOL = "qdrant_writes"
-FAISS_KINDS = {"legal_sections": ("flat", "hnsw"), "sc_judgments": ("flat", "hnsw", "ivf")}
+#: The faiss-* statute configs read the sections' flat and HNSW indexes. No search reads the
+#: judgments' FAISS indexes (precedent search is Qdrant's); IVF is their approximate one, as an
+#: HNSW graph over 187,669 chunks took a minute of every cold build (benchmarks/
+#: bench_indexes.py still compares HNSW there).
+FAISS_KINDS = {"legal_sections": ("flat", "hnsw"), "sc_judgments": ("flat", "ivf")}
 
 
 @functools.cache
