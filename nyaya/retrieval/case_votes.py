@@ -77,6 +77,22 @@ def prints_query(runs: tuple[str, ...], words: str, share: float = SOURCE_SHARE)
     return bool(runs) and found >= needed
 
 
+class JudgmentWords:
+    """Whether a judgment prints a question, each judgment's `words_of` computed the first time
+    it is checked and kept: the similar-case votes and the citing passages check the same
+    judgments."""
+
+    def __init__(self, texts: Mapping[str, str]) -> None:
+        self.texts = texts
+        self._words: dict[str, str] = {}
+
+    def prints(self, runs: tuple[str, ...], doc_id: str) -> bool:
+        """`prints_query` of the question's `runs` in judgment `doc_id`."""
+        if doc_id not in self._words:
+            self._words[doc_id] = words_of(self.texts[doc_id])
+        return prints_query(runs, self._words[doc_id])
+
+
 class CaseVotes:
     """Targets (statute ids of any scheme) ranked by the votes of the judgments nearest a
     question. `cites` maps a judgment to the targets it cites; a judgment citing none never
@@ -90,7 +106,7 @@ class CaseVotes:
         if missing:
             raise ValueError(f"no text for {len(missing)} indexed judgments, {missing[0]} first")
         self.judgments, self.texts, self.cites = judgments, texts, cites
-        self._words: dict[str, str] = {}  # a judgment's words_of, once it has been near a query
+        self.words = JudgmentWords(texts)
         # the configs of a run, and the relevance judge after them, ask for the same voters
         self._voters = functools.lru_cache(maxsize=2048)(self._find_voters)
 
@@ -103,7 +119,7 @@ class CaseVotes:
     def with_cites(self, cites: Mapping[str, Collection[str]]) -> CaseVotes:
         """The same index (and voters found so far) voting for another scheme's targets."""
         other = CaseVotes(self.judgments, self.texts, cites)
-        other._words, other._voters = self._words, self._voters
+        other.words, other._voters = self.words, self._voters
         return other
 
     def voters(self, text: str, count: int = VOTERS, excluded: Collection[str] = ()
@@ -121,9 +137,7 @@ class CaseVotes:
             for hit in nearest:
                 if hit.doc_id in excluded:
                     continue
-                if hit.doc_id not in self._words:
-                    self._words[hit.doc_id] = words_of(self.texts[hit.doc_id])
-                if prints_query(runs, self._words[hit.doc_id]):
+                if self.words.prints(runs, hit.doc_id):
                     continue
                 found.append(hit)
                 if len(found) == count:

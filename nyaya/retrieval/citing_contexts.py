@@ -10,7 +10,7 @@ figures that chose the span and the number of passages summed.
 
 A query's own judgment (and its recorded duplicates), passed as `excluded`, never contributes:
 on a development query its passages are the answer. Nor does a judgment that prints the query
-(`case_votes.prints_query`, checked for the judgments of the best passages), as AILA's
+(`case_votes.JudgmentWords`, checked for the judgments of the best passages), as AILA's
 queries were taken from judgments.
 """
 
@@ -26,12 +26,11 @@ import pandas as pd
 from nyaya.retrieval.base import Hit, ranked
 from nyaya.retrieval.bm25 import BM25Retriever
 from nyaya.retrieval.case_votes import (
+    JudgmentWords,
     judgment_votes,
-    prints_query,
     question_runs,
     section_successors,
     statute_targets,
-    words_of,
 )
 from nyaya.tables import checksum_path, read_table
 
@@ -53,22 +52,22 @@ class CitingContexts:
     method = "contexts"
 
     def __init__(self, index: BM25Retriever, targets: list[frozenset[str]],
-                 owners: list[str], texts: Mapping[str, str]) -> None:
+                 owners: list[str], words: JudgmentWords) -> None:
         if not len(index.doc_ids) == len(targets) == len(owners):
             raise ValueError(f"{len(index.doc_ids)} passages indexed but {len(targets)} target "
                              f"sets and {len(owners)} owners")
-        self.index, self.targets, self.owners, self.texts = index, targets, owners, texts
-        self._words: dict[str, str] = {}  # a judgment's words_of, once it has been checked
+        self.index, self.targets, self.owners, self.words = index, targets, owners, words
 
     @classmethod
     def from_mentions(cls, mentions: pd.DataFrame, texts: Mapping[str, str],
                       successors: Mapping[str, Collection[str]] | None = None,
-                      span: int = SPAN) -> CitingContexts:
+                      span: int = SPAN, words: JudgmentWords | None = None) -> CitingContexts:
         """One passage per citation group (`s. 302/34 IPC` is one passage citing two
         sections); a section of a repealed code also stands for what replaced it. Mentions
-        of a judgment without text are an error, not a silent gap."""
-        statutes = mentions[mentions["mention_type"] == "statute"].assign(
-            target=statute_targets(mentions[mentions["mention_type"] == "statute"]))
+        of a judgment without text are an error, not a silent gap. `words` checks whether a
+        judgment prints a query (shared with the votes over the same texts)."""
+        statutes = mentions[mentions["mention_type"] == "statute"]
+        statutes = statutes.assign(target=statute_targets(statutes))
         statutes = statutes[statutes["target"].notna()]
         missing = sorted(set(statutes["doc_id"]) - set(texts))
         if missing:
@@ -85,17 +84,15 @@ class CitingContexts:
                     for doc, start, end in keys]
         index = BM25Retriever([f"{doc}@{start}-{end}" for doc, start, end in keys], passages)
         return cls(index, [frozenset(groups[key]) for key in keys], [doc for doc, _, _ in keys],
-                   texts)
+                   words or JudgmentWords(texts))
 
     def retargeted(self, targets_of: Mapping[str, Collection[str]]) -> CitingContexts:
         """The same passages (and index) standing for another scheme's ids: each section id
         becomes the ids `targets_of` maps it to (AILA's statutes S1-S197); a passage that
         maps to none stays, standing for nothing."""
-        other = CitingContexts(self.index, [
+        return CitingContexts(self.index, [
             frozenset(target for section in targets for target in targets_of.get(section, ()))
-            for targets in self.targets], self.owners, self.texts)
-        other._words = self._words
-        return other
+            for targets in self.targets], self.owners, self.words)
 
     def search(self, text: str, k: int, excluded: Collection[str] = (),
                keep: Callable[[str], bool] | None = None, summed: int = SUMMED) -> list[Hit]:
@@ -121,17 +118,13 @@ class CitingContexts:
         return ranked(Hit(target, sum(values), self.method)
                       for target, values in found.items())[:k]
 
-
     def _printing(self, text: str, rows: np.ndarray) -> set[str]:
         """The judgments among the first `CHECKED` owners of `rows` that print the query."""
         runs = question_runs(text)
         if not runs:
             return set()
         owners = list(dict.fromkeys(self.owners[row] for row in rows))[:CHECKED]
-        for owner in owners:
-            if owner not in self._words:
-                self._words[owner] = words_of(self.texts[owner])
-        return {owner for owner in owners if prints_query(runs, self._words[owner])}
+        return {owner for owner in owners if self.words.prints(runs, owner)}
 
 
 def section_contexts(warehouse: Path) -> CitingContexts:
@@ -144,6 +137,7 @@ def section_contexts(warehouse: Path) -> CitingContexts:
 
 @functools.lru_cache(maxsize=1)
 def _section_contexts(warehouse: Path, stamp: tuple[str, ...]) -> CitingContexts:
-    mentions = read_table(warehouse / "citation_mentions.parquet")
-    return CitingContexts.from_mentions(mentions, judgment_votes(warehouse).texts,
-                                        section_successors(warehouse))
+    votes = judgment_votes(warehouse)
+    return CitingContexts.from_mentions(read_table(warehouse / "citation_mentions.parquet"),
+                                        votes.texts, section_successors(warehouse),
+                                        words=votes.words)
