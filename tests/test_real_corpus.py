@@ -191,9 +191,9 @@ def test_rrf_offline_and_inside_qdrant_agree_on_real_queries(main_run):
     with its k=61 (its ranks start at 0) agree on all 48 real questions: where no branch has
     tied scores, the same fused score at every rank; everywhere, every fused score the engine
     returns lies within what the tied ranks allow (each side orders a tie its own way, and a
-    tie at the cut may leave a different member out). The store searches exactly: HNSW's
-    candidates depend on the request's limit, so an approximate branch fetched on its own
-    (limit 101) and the same branch as a prefetch (limit 100) can differ by a rank."""
+    tie at the cut may leave a different member out). The embedded store scans every point,
+    so a branch fetched on its own (limit 101) and the same branch as a prefetch (limit 100)
+    hold the same candidates."""
     from evals.runner import load_statute_resources
     from nyaya.index.store import EdgeStore
     from nyaya.retrieval.pipeline import StatuteSearch
@@ -201,7 +201,7 @@ def test_rrf_offline_and_inside_qdrant_agree_on_real_queries(main_run):
     data_dir, _ = main_run
     settings = NyayaSettings(data_dir=str(data_dir), embedder=TEST_EMBEDDER,
                              models_dir=str(Settings.from_env().models_dir)).resolved()
-    store = EdgeStore(settings.qdrant_path, exact=True)
+    store = EdgeStore(settings.qdrant_path)
     exact = 0
     try:
         resources = load_statute_resources(settings, store)

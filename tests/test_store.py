@@ -516,9 +516,9 @@ def test_feedback_retriever_lets_the_lexical_branch_judge_the_dense_examples(
     assert {h.method for h in found} == {"dense-feedback"}
 
 
-def test_exact_edge_store_scans_every_point(tmp_path: Path) -> None:
-    """Exact mode: the same answers as brute force for plain, filtered and fused searches."""
-    store = load(EdgeStore(tmp_path / "qdrant", exact=True))
+def test_edge_store_scans_every_point(tmp_path: Path) -> None:
+    """The same answers as brute force for plain, filtered and fused searches."""
+    store = load(EdgeStore(tmp_path / "qdrant"))
     try:
         query = _unit(np.random.default_rng(4).normal(size=DIM))
         assert ids_of(store.search_dense(NAME, query, 7)) == brute_force(query)[:7]
@@ -566,3 +566,28 @@ def test_a_writer_seals_its_shard_and_a_damaged_one_is_refused(tmp_path: Path) -
     reader.close()
     seal.unlink()
     assert EdgeStore(tmp_path).damage(NAME) == "no build seal"
+
+
+def test_two_edge_builds_of_the_same_vectors_answer_alike_and_exactly(tmp_path: Path) -> None:
+    """Over 10 MB of vectors, where Qdrant would otherwise build its HNSW graph (random levels,
+    approximate answers that changed from build to build), two embedded builds give the
+    brute-force top 10 for every query."""
+    rng = np.random.default_rng(11)
+    vectors = rng.normal(size=(9000, 384)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    queries = vectors[:40] + rng.normal(scale=0.5, size=(40, 384)).astype(np.float32)
+    spec = CollectionSpec("many", 384)
+    answers = []
+    for build in ("a", "b"):
+        store = EdgeStore(tmp_path / build)
+        try:
+            store.create(spec)
+            store.upsert("many", (StorePoint(i, vector, None, {}) for i, vector in
+                                  enumerate(vectors)))
+            store.optimize("many")
+            answers.append([ids_of(store.search_dense("many", query, 10)) for query in queries])
+        finally:
+            store.close()
+    scores = queries @ vectors.T
+    expected = [sorted(range(len(vectors)), key=lambda i: (-row[i], i))[:10] for row in scores]
+    assert answers[0] == answers[1] == expected

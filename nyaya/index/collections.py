@@ -45,8 +45,9 @@ LEGAL_SECTIONS = CollectionDef(
     "legal_sections",
     ("doc_id", "act_code", "section_number", "era", "status", "legal_domain", "applicable_from"),
     ("year",), ("extraction_confidence",),
-    # every statute search filters (in force, era): without these links the dense branch
-    # lost recall (dense-qdrant MAP 0.074 to 0.061 on nyaya-statutes)
+    # every statute search filters (in force, era): without these links a server's HNSW graph
+    # lost recall (dense-qdrant MAP 0.074 to 0.061 on nyaya-statutes); the embedded store has
+    # no graph
     payload_links=True)
 LEGAL_SUB_SECTIONS = CollectionDef(
     "legal_sub_sections",

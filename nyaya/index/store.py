@@ -11,6 +11,11 @@ semantics, so the pipelines and the evaluation can switch backend by setting a U
 - every result list is ordered by score descending, then id ascending, and the top k is
   exact under that order (ties at the cut are resolved by id, not by engine internals), so
   runs are reproducible and the backends agree;
+- the embedded store builds no HNSW graph and scans every point: Qdrant draws a graph's
+  levels at random, so two builds of the same vectors answered some searches differently
+  (every dense config's runs changed from build to build, and the section ranker trained on
+  them). A scan costs about 3 ms over the sections and 11-15 ms over the judgment chunks
+  (docs/speed.md). A server, for corpora past one machine, keeps its graph;
 - hybrid search fuses the dense and sparse branches inside the engine (RRF or DBSF);
 - group-by is emulated once, on top of dense search, because qdrant-edge has none.
 """
@@ -49,10 +54,10 @@ RRF_K = 2
 # feedback pairs whose scores differ by no more than this are ignored (the engine's margin)
 FEEDBACK_MARGIN = 0.0
 SCROLL_PAGE = 1024
-# Qdrant's HNSW defaults. Its extra graph links per payload value (`payload_m`) rebuild the
-# graph for every large block of an indexed keyword field (era, status, domain, Act): 2.5x
-# the build time. Only a collection whose searches are filtered keeps them
-# (`CollectionSpec.payload_links`; docs/speed.md).
+# Qdrant's HNSW defaults, for a server's collections. Its extra graph links per payload value
+# (`payload_m`) rebuild the graph for every large block of an indexed keyword field (era,
+# status, domain, Act): 2.5x the build time. Only a collection whose searches are filtered
+# keeps them (`CollectionSpec.payload_links`; docs/speed.md).
 HNSW_M, HNSW_EF_CONSTRUCT, FULL_SCAN_KB = 16, 100, 10_000
 _COLLECTION_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
@@ -64,7 +69,8 @@ SparseVector = tuple[list[int], list[float]]
 class CollectionSpec:
     """What a collection holds: the vector names and size, and which payload fields get an
     index (exact match for keywords and integers, range for floats); `payload_links` keeps
-    the graph's links per payload value, which a filtered search needs for its recall."""
+    a server's graph links per payload value, which a filtered search needs for its recall
+    (the embedded store has no graph)."""
 
     name: str
     dense_dim: int
@@ -383,14 +389,13 @@ class EdgeStore(_StoreBase):
 
     backend = BACKEND_EDGE
 
-    def __init__(self, root: Path, exact: bool = False, read_only: bool = False) -> None:
-        """`exact`: every nearest-neighbour search and prefetch scans all points instead of
-        walking the HNSW graph, so results do not depend on the request's limit (parity
-        checks between the engine's fusion and fusion computed outside it need that).
-        `read_only`: search private copies; a write raises `ReadOnlyStoreError`."""
+    def __init__(self, root: Path, read_only: bool = False) -> None:
+        """`read_only`: search private copies; a write raises `ReadOnlyStoreError`. Every
+        nearest-neighbour search and prefetch scans all points, a shard built with a graph
+        by an older version too."""
         self.root = Path(root)
         self.read_only = read_only
-        self._params = qe.SearchParams(exact=True) if exact else None
+        self._params = qe.SearchParams(exact=True)
         self._shards: dict[str, _Shard] = {}
         self._locks: dict[str, int] = {}
         self._copies: Path | None = None
@@ -566,9 +571,9 @@ class EdgeStore(_StoreBase):
                                                               distance=qe.Distance.Cosine)},
                 sparse_vectors={spec.sparse_name: qe.EdgeSparseVectorParams(
                     modifier=qe.Modifier.Idf)},
-                hnsw_config=qe.HnswIndexConfig(m=HNSW_M, ef_construct=HNSW_EF_CONSTRUCT,
-                                               full_scan_threshold=FULL_SCAN_KB,
-                                               payload_m=None if spec.payload_links else 0)))
+                # no graph: every search is a scan (see the module's docstring)
+                hnsw_config=qe.HnswIndexConfig(m=0, payload_m=0, ef_construct=HNSW_EF_CONSTRUCT,
+                                               full_scan_threshold=FULL_SCAN_KB)))
         indexed = {name: info.data_type for name, info in shard.info().payload_schema.items()}
         for names, schema in ((spec.keyword_fields, qe.PayloadSchemaType.Keyword),
                               (spec.integer_fields, qe.PayloadSchemaType.Integer),
