@@ -57,7 +57,8 @@ CONFIGS = dg.StaticPartitionsDefinition(config_names())
           deps=["legal_sections_qdrant", "legal_sections_vectors", "legal_sections_documents",
                 "legal_sections_faiss", "cross_references", "definitions_index",
                 "sc_judgments_qdrant", "sc_judgments_vectors", "entity_index", "judgment_index",
-                "judgment_quarantine", "citation_graph_nodes", "citation_graph_edges",
+                "citing_contexts_index", "judgment_quarantine", "citation_graph_nodes",
+                "citation_graph_edges",
                 # the development sets are built from the judgments' citations
                 "citation_mentions", "judgment_chunks", "section_ranker", *ANALYZER_TABLES])
 def retrieval_runs(context: dg.AssetExecutionContext, settings: NyayaSettings) -> dict:

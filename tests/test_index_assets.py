@@ -505,3 +505,31 @@ def test_the_judgment_index_is_kept_for_the_current_table(built):
     fresh = BM25Retriever(judgments["doc_id"].tolist(), judgments["text"].tolist())
     query = " ".join(judgments["text"].iloc[0].split()[:40])
     assert loaded.search(query, 5) == fresh.search(query, 5) and fresh.search(query, 5)
+
+
+def test_the_citing_passages_index_is_kept_and_loaded_instead_of_rebuilt(built, monkeypatch):
+    """The `contexts` configs load the passages' index the asset kept, and it answers as a
+    fresh one does; a process that finds it never indexes the passages itself."""
+    from nyaya.retrieval import citing_contexts
+    from nyaya.retrieval.bm25 import BM25Retriever
+    from nyaya.retrieval.citing_contexts import contexts_index_dir, section_contexts
+
+    first, _, data_dir = built
+    warehouse = data_dir / "warehouse"
+    kept = metadata_of(first, "citing_contexts_index")
+    assert kept["passages"] > 0 and (contexts_index_dir(warehouse) / "nyaya.json").is_file()
+    fresh = citing_contexts.index_contexts(warehouse)
+
+    class LoadOnly(BM25Retriever):
+        def __init__(self, *args, **kwargs) -> None:
+            raise AssertionError("the passages were indexed again")
+
+    citing_contexts._section_contexts.cache_clear()
+    monkeypatch.setattr(citing_contexts, "BM25Retriever", LoadOnly)
+    try:
+        loaded = section_contexts(warehouse)
+    finally:
+        citing_contexts._section_contexts.cache_clear()
+    assert len(loaded.owners) == kept["passages"] == len(fresh.owners)
+    query = "the accused caused the death of the deceased with a knife"
+    assert loaded.search(query, 5) == fresh.search(query, 5) and fresh.search(query, 5)

@@ -17,12 +17,14 @@ queries were taken from judgments.
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from nyaya.retrieval import tokenize as tokenize_module
 from nyaya.retrieval.base import Hit, ranked
 from nyaya.retrieval.bm25 import BM25Retriever
 from nyaya.retrieval.case_votes import (
@@ -61,11 +63,14 @@ class CitingContexts:
     @classmethod
     def from_mentions(cls, mentions: pd.DataFrame, texts: Mapping[str, str],
                       successors: Mapping[str, Collection[str]] | None = None,
-                      span: int = SPAN, words: JudgmentWords | None = None) -> CitingContexts:
+                      span: int = SPAN, words: JudgmentWords | None = None,
+                      indexer: Callable[[list[str], list[str]], BM25Retriever] = BM25Retriever,
+                      ) -> CitingContexts:
         """One passage per citation group (`s. 302/34 IPC` is one passage citing two
         sections); a section of a repealed code also stands for what replaced it. Mentions
         of a judgment without text are an error, not a silent gap. `words` checks whether a
-        judgment prints a query (shared with the votes over the same texts)."""
+        judgment prints a query (shared with the votes over the same texts); `indexer` turns
+        passage ids and texts into their BM25 index (or loads the one kept on disk)."""
         statutes = mentions[mentions["mention_type"] == "statute"]
         statutes = statutes.assign(target=statute_targets(statutes))
         statutes = statutes[statutes["target"].notna()]
@@ -82,7 +87,7 @@ class CitingContexts:
         keys = sorted(groups)
         passages = [texts[doc][max(0, start - span):start] + " " + texts[doc][end:end + span]
                     for doc, start, end in keys]
-        index = BM25Retriever([f"{doc}@{start}-{end}" for doc, start, end in keys], passages)
+        index = indexer([f"{doc}@{start}-{end}" for doc, start, end in keys], passages)
         return cls(index, [frozenset(groups[key]) for key in keys], [doc for doc, _, _ in keys],
                    words or JudgmentWords(texts))
 
@@ -127,9 +132,36 @@ class CitingContexts:
         return {owner for owner in owners if self.words.prints(runs, owner)}
 
 
+def contexts_index_dir(warehouse: Path) -> Path:
+    """Where the `citing_contexts_index` asset keeps the passages' BM25 index."""
+    return warehouse.parent / "bm25" / "citing_contexts"
+
+
+def contexts_index_stamp(warehouse: Path) -> str:
+    """What the passages' index is built from: the judgments' and mentions' contents and the
+    code that cuts and tokenizes the passages (this module and the tokenizer)."""
+    code = b"".join(Path(module).read_bytes() for module in (__file__, tokenize_module.__file__))
+    return ":".join([*(checksum_path(warehouse / f"{table}.parquet").read_text().strip()
+                       for table in ("judgments", "citation_mentions")),
+                     hashlib.sha256(code).hexdigest()[:16]])
+
+
+def index_contexts(warehouse: Path) -> CitingContexts:
+    """Cut and index the corpus's citing passages (about 15 s) and keep the index in
+    `contexts_index_dir`, for every later process to load."""
+    judgments = read_table(warehouse / "judgments.parquet")
+    contexts = CitingContexts.from_mentions(
+        read_table(warehouse / "citation_mentions.parquet"),
+        dict(zip(judgments["doc_id"], judgments["text"], strict=True)),
+        section_successors(warehouse))
+    contexts.index.save(contexts_index_dir(warehouse), contexts_index_stamp(warehouse))
+    return contexts
+
+
 def section_contexts(warehouse: Path) -> CitingContexts:
-    """The corpus's citing passages for its sections (about 15 s to index), once per content
-    of the tables they are read from; the judgments' texts are shared with `judgment_votes`."""
+    """The corpus's citing passages for its sections, once per content of the tables they are
+    read from; the judgments' texts are shared with `judgment_votes`. The index is the one
+    `index_contexts` kept when it matches, else built here (about 15 s; not kept)."""
     stamp = tuple(checksum_path(warehouse / f"{table}.parquet").read_text()
                   for table in ("judgments", "citation_mentions", "law_transition_map"))
     return _section_contexts(warehouse, stamp)
@@ -138,6 +170,9 @@ def section_contexts(warehouse: Path) -> CitingContexts:
 @functools.lru_cache(maxsize=1)
 def _section_contexts(warehouse: Path, stamp: tuple[str, ...]) -> CitingContexts:
     votes = judgment_votes(warehouse)
-    return CitingContexts.from_mentions(read_table(warehouse / "citation_mentions.parquet"),
-                                        votes.texts, section_successors(warehouse),
-                                        words=votes.words)
+    folder, built_from = contexts_index_dir(warehouse), contexts_index_stamp(warehouse)
+    return CitingContexts.from_mentions(
+        read_table(warehouse / "citation_mentions.parquet"), votes.texts,
+        section_successors(warehouse), words=votes.words,
+        indexer=lambda ids, passages: (BM25Retriever.load(folder, built_from, ids, passages)
+                                       or BM25Retriever(ids, passages)))
