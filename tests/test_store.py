@@ -275,6 +275,15 @@ def test_score_boost_in_the_engine_equals_its_python_formula(loaded: VectorStore
         == "302"
 
 
+def test_the_boost_sees_every_candidate_of_both_branches(loaded: VectorStore) -> None:
+    """No fused candidate is cut before the formula: a cut among tied fused scores was
+    settled by the engine's segment layout, so two builds boosted different candidates."""
+    query, sparse = MATRIX[0], ([COMMON_TERM, RARE_TERM], [1.0, 1.0])
+    plain = loaded.hybrid(NAME, query, sparse, 50, prefetch_k=10)
+    boosted = loaded.hybrid(NAME, query, sparse, 50, prefetch_k=10, boost=BOOST)
+    assert len(plain) > 10 and set(ids_of(boosted)) == set(ids_of(plain))
+
+
 @pytest.mark.parametrize(("payload", "expected"), [
     ({"conf": 0.5}, 0.5 * (0.7 + 0.15)),
     ({"conf": 1.0, "era": "new"}, 0.5 + 0.15),

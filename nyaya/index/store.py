@@ -233,6 +233,13 @@ def _exact_top(fetch: Callable[[int], list[StoreHit]], k: int) -> list[StoreHit]
         limit *= 2
 
 
+def _union(prefetch_k: int, branches: Sequence[Any]) -> int:
+    """A fused stage's limit that keeps every candidate of its branches: fused scores tie
+    often, and a cut among ties is settled by the engine's segment layout, which differs
+    between two builds of the same points."""
+    return prefetch_k * len(branches)
+
+
 def _hits(points: Iterable[Any]) -> list[StoreHit]:
     """Engine scored points (either backend) as hits."""
     return [StoreHit(int(p.id), float(p.score), dict(p.payload or {})) for p in points]
@@ -682,7 +689,8 @@ class EdgeStore(_StoreBase):
             return _exact_top(lambda n: self._query(collection, n, fused, prefetches), k)
         query, stages = fused, prefetches
         if boost is not None:
-            fused_stage = qe.Prefetch(limit=prefetch_k, prefetches=prefetches, query=fused)
+            fused_stage = qe.Prefetch(limit=_union(prefetch_k, prefetches),
+                                      prefetches=prefetches, query=fused)
             query, stages = _edge_formula(boost), [fused_stage]
         if mmr_diversity is None:
             return _exact_top(lambda n: self._query(collection, n, query, stages), k)
@@ -954,7 +962,8 @@ class ServerStore(_StoreBase):
         query: Any = fused
         stages: list[Any] = prefetch
         if boost is not None:
-            fused_stage = models.Prefetch(prefetch=prefetch, query=fused, limit=prefetch_k)
+            fused_stage = models.Prefetch(prefetch=prefetch, query=fused,
+                                          limit=_union(prefetch_k, prefetch))
             query, stages = _server_formula(boost), [fused_stage]
         if mmr_diversity is None:
             return _exact_top(lambda n: self._query(collection, n, query=query,
