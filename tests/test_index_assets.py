@@ -512,13 +512,23 @@ def test_the_citing_passages_index_is_kept_and_loaded_instead_of_rebuilt(built, 
     fresh one does; a process that finds it never indexes the passages itself."""
     from nyaya.retrieval import citing_contexts
     from nyaya.retrieval.bm25 import BM25Retriever
-    from nyaya.retrieval.citing_contexts import contexts_index_dir, section_contexts
+    from nyaya.retrieval.case_votes import section_successors
+    from nyaya.retrieval.citing_contexts import (
+        CitingContexts,
+        contexts_index_dir,
+        section_contexts,
+    )
+    from nyaya.tables import read_table
 
     first, _, data_dir = built
     warehouse = data_dir / "warehouse"
     kept = metadata_of(first, "citing_contexts_index")
     assert kept["passages"] > 0 and (contexts_index_dir(warehouse) / "nyaya.json").is_file()
-    fresh = citing_contexts.index_contexts(warehouse)
+    judgments = read_table(warehouse / "judgments.parquet")
+    fresh = CitingContexts.from_mentions(  # indexed here, nothing written
+        read_table(warehouse / "citation_mentions.parquet"),
+        dict(zip(judgments["doc_id"], judgments["text"], strict=True)),
+        section_successors(warehouse))
 
     class LoadOnly(BM25Retriever):
         def __init__(self, *args, **kwargs) -> None:
