@@ -179,12 +179,17 @@ def judgment_index_dir(warehouse: Path) -> Path:
     return warehouse.parent / "bm25" / "judgments"
 
 
+def index_stamp(warehouse: Path, tables: Sequence[str], code: Sequence[str]) -> str:
+    """What a kept BM25 index is built from: its tables' contents and the source files that
+    cut and tokenize its texts; a change in either makes the kept index stale."""
+    digest = hashlib.sha256(b"".join(Path(file).read_bytes() for file in code)).hexdigest()
+    return ":".join([*(checksum_path(warehouse / f"{table}.parquet").read_text().strip()
+                       for table in tables), digest[:16]])
+
+
 def judgment_index_stamp(warehouse: Path) -> str:
-    """What the judgments' index is built from: the judgments table's content and the
-    tokenizer's code."""
-    tokenizer = Path(tokenize_module.__file__).read_bytes()
-    return (checksum_path(warehouse / "judgments.parquet").read_text().strip() + ":"
-            + hashlib.sha256(tokenizer).hexdigest()[:16])
+    """What the judgments' index is built from: the judgments table and the tokenizer."""
+    return index_stamp(warehouse, ("judgments",), (tokenize_module.__file__,))
 
 
 def index_judgments(warehouse: Path) -> BM25Retriever:

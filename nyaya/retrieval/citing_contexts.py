@@ -17,7 +17,6 @@ queries were taken from judgments.
 from __future__ import annotations
 
 import functools
-import hashlib
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 
@@ -29,6 +28,7 @@ from nyaya.retrieval.base import Hit, ranked
 from nyaya.retrieval.bm25 import BM25Retriever
 from nyaya.retrieval.case_votes import (
     JudgmentWords,
+    index_stamp,
     judgment_votes,
     question_runs,
     section_successors,
@@ -138,12 +138,10 @@ def contexts_index_dir(warehouse: Path) -> Path:
 
 
 def contexts_index_stamp(warehouse: Path) -> str:
-    """What the passages' index is built from: the judgments' and mentions' contents and the
-    code that cuts and tokenizes the passages (this module and the tokenizer)."""
-    code = b"".join(Path(module).read_bytes() for module in (__file__, tokenize_module.__file__))
-    return ":".join([*(checksum_path(warehouse / f"{table}.parquet").read_text().strip()
-                       for table in ("judgments", "citation_mentions")),
-                     hashlib.sha256(code).hexdigest()[:16]])
+    """What the passages' index is built from: the judgments and their mentions, and the code
+    that cuts and tokenizes the passages (this module and the tokenizer)."""
+    return index_stamp(warehouse, ("judgments", "citation_mentions"),
+                       (__file__, tokenize_module.__file__))
 
 
 def index_contexts(warehouse: Path) -> CitingContexts:
