@@ -19,6 +19,7 @@ from evals.baseline import (
 )
 from evals.compare import fusion_against_branches
 from evals.configs import config_names, fused_branches
+from evals.dense_training import train as train_encoder
 from evals.evaluate import (
     EvaluationError,
     as_per_query,
@@ -36,6 +37,7 @@ from evals.verification import verification_rates as rates_of
 from nyaya.index.store import open_store
 from nyaya.provenance import source_fingerprint
 from nyaya.retrieval.query_analysis import QueryAnalyzer
+from nyaya.retrieval.section_encoder import encoder_path
 from nyaya.verify.relevance import RelevanceJudge
 from nyaya.verify.statutes import StatuteChecker
 from nyaya.verify.trained import model_path, ranker_path
@@ -60,7 +62,8 @@ CONFIGS = dg.StaticPartitionsDefinition(config_names())
                 "citing_contexts_index", "judgment_quarantine", "citation_graph_nodes",
                 "citation_graph_edges",
                 # the development sets are built from the judgments' citations
-                "citation_mentions", "judgment_chunks", "section_ranker", *ANALYZER_TABLES])
+                "citation_mentions", "judgment_chunks", "section_ranker", "section_encoder",
+                *ANALYZER_TABLES])
 def retrieval_runs(context: dg.AssetExecutionContext, settings: NyayaSettings) -> dict:
     """Every config of the run's partitions through its side's one search: statute configs
     over legal_sections; precedent configs over sc_judgments, each query set within its
@@ -167,6 +170,23 @@ def section_ranker(context: dg.AssetExecutionContext,
     context.log.info(f"section ranker trained in {model.figures['seconds']:.0f}s")
     return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(path)),
                                           "figures": dg.MetadataValue.json(model.figures)})
+
+
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION,
+          deps=["sections", "act_registry", "law_transition_map", "judgments",
+                "citation_mentions", "judgment_chunks", "legal_sections_documents"])
+def section_encoder(context: dg.AssetExecutionContext,
+                    settings: NyayaSettings) -> dg.MaterializeResult:
+    """The dense encoder the `dense-trained` configs search with: the distilled static model
+    trained on the training halves of cited-statutes and nyaya-statutes (evals/dense_training.py),
+    kept with every section's vector."""
+    resolved = settings.resolved()
+    encoder = train_encoder(resolved, log=context.log.info)
+    path = encoder_path(resolved)
+    encoder.save(path)
+    return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(path)),
+                                          "sections": len(encoder.doc_ids),
+                                          "figures": dg.MetadataValue.json(encoder.figures)})
 
 
 @dg.asset(group_name=GROUP, code_version=CODE_VERSION,

@@ -1,158 +1,236 @@
-"""A static embedder trained on the corpus's own citations, measured beside the embedders `make
-run` uses: the experiment behind docs/retrieval-methods.md ("A dense model trained on the
-corpus"). `NYAYA_DATA=data python -m evals.dense_training` trains it and prints the figures
-(under two minutes on two cores); it writes nothing.
+"""Training of the section encoder (`nyaya.retrieval.section_encoder` says what it is): the
+static model distilled from the packaged MiniLM (`minilm-static`), trained with model2vec's pair
+trainer (InfoNCE, in-batch negatives) on the training halves only: each training-half judgment's
+passage with its statute citations masked, paired with every in-force section it cites
+(cited-statutes' training half, by judgment), nyaya-statutes' training questions (by qid) with
+their judged sections, and CONTEXT_PAIRS of the citing passages of training-half judgments with
+the sections they cite. No held-out query or judgment is among them, and the configs that
+search with it are scored on held-out queries only.
 
-The model starts from the static model distilled from the packaged MiniLM (`minilm-static`)
-and is trained with model2vec's pair trainer (InfoNCE, in-batch negatives) on the training
-halves only: each training-half judgment's passage with its statute citations masked, paired
-with every in-force section it cites (cited-statutes' training half), and nyaya-statutes'
-training questions with their judged sections. It is measured on the held-out halves, alone
-and fused (RRF, k = 60) with the BM25 and similar-case branches of the runs `make run` wrote.
-"""
+`NYAYA_DATA=data .venv/bin/python -m evals.dense_training` trains on a built data folder and
+prints how (what the section_encoder asset does, without writing the encoder). With
+`--cross-fit` it chooses among fusions with the trained branch without reading a held-out
+query: the encoder is trained on two thirds of the training queries and of the training
+judgments' passages (by a hash of the qid, or of the case for a judgment's passage) and
+CROSS_FIT_CONFIGS are measured on the other third."""
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
+import functools
+import hashlib
+import random
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+from unittest import mock
 
-import numpy as np
 import pandas as pd
+from tqdm import tqdm
 
-from evals.corpus_sets import load_dev_set
-from evals.evaluate import held_out_qrels
+from evals.citation_sets import duplicates_of
+from evals.configs import load_config
 from evals.metrics import evaluate_run
-from evals.querysets import QuerySet, load_queryset
-from evals.relevance import training_queries
-from evals.runs import rank_frame, read_trec
-from nyaya.index.embedders import packaged_minilm_path, static_folder
-from nyaya.retrieval.base import Hit
-from nyaya.retrieval.fusion import rrf
+from evals.querysets import QuerySet
+from evals.relevance import JudgedQuery, training_queries
+from evals.runner import load_statute_resources, run_queryset
+from evals.tuning import TRAIN, split_of
+from nyaya.index.embedders import (
+    STATIC_DIMS,
+    distill_static,
+    packaged_minilm_path,
+    static_folder,
+)
+from nyaya.index.store import VectorStore, open_store
+from nyaya.retrieval.case_votes import section_successors
+from nyaya.retrieval.citing_contexts import citing_passages
+from nyaya.retrieval.pipeline import StatuteSearch
+from nyaya.retrieval.section_encoder import SectionEncoder, section_texts
 from nyaya.settings import Settings
+from nyaya.statutes.model import IN_FORCE
 from nyaya.tables import read_table
 
-EPOCHS = 20
+EPOCHS = 5
 BATCH_SIZE = 64
-SECTION_CHARS = 2000  # a section's title and text, cut: the static model reads 512 tokens
-DEPTH = 100  # hits per query and branch, as the configs retrieve
-#: the branches of `make run`'s runs fused with the trained one: BM25 and similar cases
-FUSED_WITH = ("bm25-sections", "cases-sections")
-PACKAGED_DENSE = "dense-qdrant"  # the dense branch `make run` embedded (its sections embedder)
-METRICS = ("map", "ndcg@10", "recall@100")
+#: citing passages of training-half judgments trained on beside the development pairs (of about
+#: 55,000): the trained branch alone went from MAP 0.106 to 0.139 on questions and 0.081 to
+#: 0.147 on passages with 20,000 in the cross-fit (docs/retrieval-methods.md)
+CONTEXT_PAIRS = 20_000
+#: pairs held back to measure the validation loss the trainer logs (model2vec needs two)
+VALIDATION_PAIRS = 0.1
+#: what `--cross-fit` compares: the trained branch alone, the packaged dense one, the best
+#: untrained config of each set, and the fusions with the trained branch that were tried
+CROSS_FIT_CONFIGS = ("dense-qdrant", "dense-trained", "contexts-sections", "lookup-contexts-rrf",
+                     "lookup-contexts-trained-rrf", "lookup-trained-contexts-rrf",
+                     "contexts-trained-rrf")
+#: cited-statutes passages of the choosing third measured (of about 530): the passage search
+#: takes about a second each
+CROSS_FIT_PASSAGES = 150
+CROSS_FIT_METRICS = ("map", "ndcg@10")
 
 
-def section_texts(settings: Settings) -> dict[str, str]:
-    """In-force section doc id -> title and text: what a statute config retrieves from."""
-    docs = read_table(settings.warehouse / "legal_sections_documents.parquet")
-    docs = docs[docs["status"] == "in_force"]
-    texts = (docs["title"].fillna("") + ". " + docs["text"].fillna("")).str.slice(
-        0, SECTION_CHARS)
-    return dict(zip(docs["doc_id"], texts, strict=True))
-
-
-def training_pairs(settings: Settings, sections: Mapping[str, str]
+def training_pairs(queries: Iterable[JudgedQuery], sections: Mapping[str, str]
                    ) -> tuple[list[str], list[str]]:
-    """(queries, section texts), one pair per judged section of a training-half query."""
-    training, _ = training_queries(settings, passages=None)
-    pairs = [(query.text, sections[doc]) for query in training for doc in query.grades
+    """(query texts, section texts): one pair per judged section of each query that is among
+    `sections` (doc id -> text: the in-force sections a statute config searches)."""
+    pairs = [(query.text, sections[doc]) for query in queries for doc in sorted(query.grades)
              if doc in sections]
     return [query for query, _ in pairs], [section for _, section in pairs]
 
 
-def distilled_static(settings: Settings):
-    """The static model distilled from the packaged MiniLM (a model2vec StaticModel)."""
+def distilled_static(settings: Settings) -> Any:
+    """The static model distilled from the packaged MiniLM (a model2vec StaticModel), which
+    the `minilm-static` embedder distils into the models folder on first use."""
     from model2vec import StaticModel
 
-    return StaticModel.from_pretrained(str(static_folder(packaged_minilm_path(),
-                                                         settings.models_dir)))
+    folder = static_folder(packaged_minilm_path(), settings.models_dir)
+    if not (folder / "model.safetensors").is_file():
+        distill_static(packaged_minilm_path(), folder, STATIC_DIMS)
+    return StaticModel.from_pretrained(str(folder))
 
 
-def train_static(base, queries: list[str], sections: list[str]):
-    """`base` (a StaticModel) trained on the pairs."""
+def train_model(base: Any, queries: list[str], sections: list[str]) -> Any:
+    """`base` (a StaticModel) trained on the pairs (seeded: the same pairs give the same
+    model); ValueError when there are too few pairs to train on."""
     from model2vec.train import StaticModelForPairSimilarity
 
+    held_back = max(2, round(len(queries) * VALIDATION_PAIRS))
+    if len(queries) < held_back + 2:
+        raise ValueError(f"{len(queries)} training pairs: the section encoder needs at least "
+                         f"{held_back + 2} (are the development sets and nyaya-statutes' "
+                         "training half built?)")
     model = StaticModelForPairSimilarity.from_static_model(model=base, n_layers=0)
-    model.fit(text_a=queries, text_b=sections, batch_size=BATCH_SIZE, max_epochs=EPOCHS,
-              early_stopping_patience=None)
+    # the trainer draws a progress bar per epoch, with no option to hide it: 20 bars of
+    # carriage returns in a run's log
+    with mock.patch("model2vec.train.trainer.tqdm", functools.partial(tqdm, disable=True)):
+        model.fit(text_a=queries, text_b=sections, batch_size=BATCH_SIZE, max_epochs=EPOCHS,
+                  early_stopping_patience=None, test_size=held_back, device="cpu")
     return model.to_static_model()
 
 
-def _unit(vectors: np.ndarray) -> np.ndarray:
-    return vectors / (np.linalg.norm(vectors, axis=1, keepdims=True) + 1e-9)
+def _searched_sections(documents: pd.DataFrame) -> dict[str, str]:
+    in_force = documents[documents["status"] == IN_FORCE]
+    return dict(zip(in_force["doc_id"], section_texts(in_force), strict=True))
 
 
-def section_matrix(model, sections: Mapping[str, str]) -> tuple[list[str], np.ndarray]:
-    """(doc ids in order, their unit vectors): encoded once per model, searched per set."""
-    ids = sorted(sections)
-    return ids, _unit(model.encode([sections[doc] for doc in ids], show_progress_bar=False))
+def context_pairs(settings: Settings, sections: Mapping[str, str],
+                  trains_on: Callable[[str], bool], count: int = CONTEXT_PAIRS
+                  ) -> tuple[list[str], list[str]]:
+    """(passage texts, section texts): `count` pairs drawn (seeded) from the citing passages
+    (`nyaya.retrieval.citing_contexts`) of the judgments whose case `trains_on` accepts (by
+    the case's first doc id, which is a development query's qid), each paired with every
+    section of `sections` it cites."""
+    judgments = read_table(settings.warehouse / "judgments.parquet")
+    cases = duplicates_of(judgments)
+    texts = dict(zip(judgments["doc_id"], judgments["text"], strict=True))
+    pairs = [(passage.text, sections[section])
+             for passage in citing_passages(read_table(
+                 settings.warehouse / "citation_mentions.parquet"), texts,
+                 section_successors(settings.warehouse))
+             if trains_on(min(cases.get(passage.owner, {passage.owner})))
+             for section in sorted(passage.targets) if section in sections]
+    random.Random(0).shuffle(pairs)
+    return [text for text, _ in pairs[:count]], [section for _, section in pairs[:count]]
 
 
-def dense_hits(model, ids: list[str], matrix: np.ndarray, queries: Mapping[str, str]
-               ) -> dict[str, list[Hit]]:
-    """qid -> the DEPTH sections nearest the query by cosine, ties by doc id (`ids` is
-    sorted and the sort stable)."""
-    qids = sorted(queries)
-    scores = _unit(model.encode([queries[qid] for qid in qids], show_progress_bar=False)
-                   ) @ matrix.T
-    return {qid: [Hit(ids[j], float(row[j]), "dense-trained")
-                  for j in np.argsort(-row, kind="stable")[:DEPTH]]
-            for qid, row in zip(qids, scores, strict=True)}
+def train(settings: Settings, log: Callable[[str], None] = print,
+          training: list[JudgedQuery] | None = None,
+          trains_on: Callable[[str], bool] = lambda case: split_of(case) == TRAIN
+          ) -> SectionEncoder:
+    """The section encoder trained on the warehouse's training queries (or on `training`, a
+    part of them) and on the citing passages of the cases `trains_on` accepts (the training
+    half's), with every section of the sections table encoded."""
+    documents = read_table(settings.warehouse / "legal_sections_documents.parquet")
+    if training is None:
+        training, _ = training_queries(settings, passages=None)
+    sections = _searched_sections(documents)
+    queries, texts = training_pairs(training, sections)
+    passages, cited = context_pairs(settings, sections, trains_on)
+    log(f"section encoder: {len(queries):,} pairs from {len(training):,} training queries and "
+        f"{len(passages):,} citing passages")
+    queries, texts = queries + passages, texts + cited
+    started = time.monotonic()
+    model = train_model(distilled_static(settings), queries, texts)
+    trained_in = time.monotonic() - started
+    encoder = SectionEncoder.encoding(model, documents, {
+        "base": "minilm-static", "epochs": EPOCHS, "batch_size": BATCH_SIZE,
+        "training_pairs": len(queries), "citing_passage_pairs": len(passages),
+        "training_queries": pd.Series([query.queryset for query in training]
+                                      ).value_counts().sort_index().to_dict(),
+        "training_seconds": round(trained_in, 1)})
+    encoder.figures["seconds"] = round(time.monotonic() - started, 1)
+    log(f"section encoder trained in {trained_in:.0f}s, {len(documents):,} sections encoded "
+        f"in {encoder.figures['seconds'] - trained_in:.0f}s")
+    return encoder
 
 
-def _file_hits(path) -> dict[str, list[Hit]]:
-    frame = read_trec(path)
-    return {qid: [Hit(doc, score, path.stem) for doc, score in
-                  zip(group["doc_id"], group["score"], strict=True)][:DEPTH]
-            for qid, group in frame.groupby("qid", sort=True)}
+def cross_fit_fold(key: str) -> str:
+    """`fit` (two thirds) or `choose`, from a qid or a case's first doc id alone (the train /
+    held-out split hashes them too, with another key)."""
+    return "choose" if hashlib.sha256(f"choose:{key}".encode()).digest()[0] % 3 == 0 else "fit"
 
 
-def held_out_sets(settings: Settings) -> list[tuple[QuerySet, dict[str, dict[str, int]]]]:
-    """nyaya-statutes' held-out half and cited-statutes' evaluated held-out queries."""
-    return [(queryset, held_out_qrels(queryset)) for queryset in (
-        load_queryset("nyaya-statutes"),
-        load_dev_set("cited-statutes", settings.corpus_root, settings.warehouse))]
+def _as_queryset(name: str, queries: list[JudgedQuery]) -> QuerySet:
+    return QuerySet(name, pd.DataFrame({"qid": [query.qid for query in queries],
+                                        "query": [query.text for query in queries],
+                                        "excluded": [query.excluded for query in queries]}),
+                    {query.qid: query.grades for query in queries})
 
 
-def figures(settings: Settings, sections: Mapping[str, str], models: Mapping[str, object]
-            ) -> pd.DataFrame:
-    """Per held-out set: the packaged dense branch and each model alone over `sections`, then
-    each fused with the BM25 and similar-case branches."""
-    encoded = {name: section_matrix(model, sections) for name, model in models.items()}
+def cross_fit(settings: Settings, store: VectorStore, configs: tuple[str, ...] = CROSS_FIT_CONFIGS,
+              passages: int = CROSS_FIT_PASSAGES, log: Callable[[str], None] = print
+              ) -> pd.DataFrame:
+    """Each config's CROSS_FIT_METRICS on the choosing third of the training queries (all its
+    nyaya-statutes questions, `passages` of its cited-statutes ones in a hashed order), with
+    the encoder trained on the other two thirds."""
+    training, _ = training_queries(settings, passages=None)
+    # a development passage's case is the first of the judgments it excludes (its own)
+    fold = {query.qid: cross_fit_fold(min(query.excluded, default=query.qid))
+            for query in training}
+    fit = [query for query in training if fold[query.qid] == "fit"]
+    chosen = [query for query in training if fold[query.qid] == "choose"]
+    encoder = train(settings, log, fit, lambda case: (split_of(case) == TRAIN
+                                                      and cross_fit_fold(case) == "fit"))
+    resources = dataclasses.replace(load_statute_resources(settings, store),
+                                    section_encoder=lambda: encoder)
+    order = sorted(chosen, key=lambda query: hashlib.sha256(query.qid.encode()).digest())
+    sets = [_as_queryset(name, [query for query in order if query.queryset == name][:count])
+            for name, count in (("nyaya-statutes", None), ("cited-statutes", passages))]
     rows = []
-    for queryset, qrels in held_out_sets(settings):
-        texts = {qid: text for qid, text in zip(queryset.queries["qid"],
-                                                 queryset.queries["query"], strict=True)
-                 if qid in qrels}
-        folder = settings.data_dir / "runs" / queryset.name
-        branches = {name: _file_hits(folder / f"{name}.trec")
-                    for name in (PACKAGED_DENSE, *FUSED_WITH)}
-        dense = {PACKAGED_DENSE: branches[PACKAGED_DENSE],
-                 **{name: dense_hits(model, *encoded[name], texts)
-                    for name, model in models.items()}}
-        for name, hits in dense.items():
-            fused = {qid: rrf({name: hits.get(qid, []),
-                               **{other: branches[other].get(qid, []) for other in FUSED_WITH}})
-                     for qid in texts}
-            for label, run in ((name, hits), (f"rrf({name}, {', '.join(FUSED_WITH)})", fused)):
-                frame = rank_frame({qid: [(hit.doc_id, hit.score, hit.method)
-                                          for hit in run.get(qid, [])] for qid in texts})
-                rows.append({"set": queryset.name, "queries": len(qrels), "run": label,
-                             **evaluate_run(frame, qrels, METRICS)})
+    for name in configs:
+        search = StatuteSearch(name, load_config(name).params, resources)
+        for queryset in sets:
+            run = run_queryset(search, queryset, 100).run
+            rows.append({"config": name, "set": queryset.name, "queries": len(queryset.qrels),
+                         **evaluate_run(run, queryset.qrels, CROSS_FIT_METRICS)})
+            log(f"{name} on {queryset.name}: MAP {rows[-1]['map']:.3f}")
     return pd.DataFrame(rows)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Train on the data folder of NYAYA_DATA and print how, or (`--cross-fit`) the choosing
+    third's figures."""
+    import json
+
+    parser = argparse.ArgumentParser(prog="python -m evals.dense_training")
+    parser.add_argument("--cross-fit", action="store_true",
+                        help="train on two thirds of the training queries and measure the "
+                             "configs that fuse the trained branch on the other third")
+    args = parser.parse_args(argv)
     settings = Settings.from_env()
-    sections = section_texts(settings)
-    queries, texts = training_pairs(settings, sections)
-    distilled = distilled_static(settings)
-    started = time.perf_counter()
-    trained = train_static(distilled, queries, texts)
-    print(f"trained on {len(queries):,} pairs in {time.perf_counter() - started:.0f} s "
-          f"({EPOCHS} epochs, batches of {BATCH_SIZE})")
-    table = figures(settings, sections,
-                    {"minilm-static": distilled, "minilm-static-trained": trained})
-    print(table.to_markdown(index=False, floatfmt=".3f"))
+    if not args.cross_fit:
+        print(json.dumps(train(settings).figures, indent=2))
+        return
+    store = open_store(settings.qdrant_path, read_only=True)
+    try:
+        table = cross_fit(settings, store)
+    finally:
+        store.close()
+    counts = table.groupby("set")["queries"].first()
+    print("the choosing third: " + ", ".join(f"{name} {count}" for name, count in counts.items()))
+    print(table.pivot(index="config", columns="set", values=list(CROSS_FIT_METRICS)).round(3)
+          .to_markdown())
 
 
 if __name__ == "__main__":

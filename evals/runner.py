@@ -28,6 +28,7 @@ from nyaya.retrieval.postprocess import CrossReferences, Definitions
 from nyaya.retrieval.precedents import COLLECTION as PRECEDENTS
 from nyaya.retrieval.precedents import PrecedentResources, PrecedentSearch
 from nyaya.retrieval.query_analysis import QueryAnalyzer
+from nyaya.retrieval.section_encoder import SectionEncoder, encoder_path
 from nyaya.settings import Settings
 from nyaya.statutes.model import IN_FORCE
 from nyaya.tables import read_table
@@ -63,7 +64,9 @@ def load_statute_resources(settings: Settings, store: VectorStore) -> StatuteRes
         faiss_dir=settings.faiss_dir,
         case_votes=lambda: section_votes(warehouse),
         citing_contexts=lambda: section_contexts(warehouse),
-        ranker=lambda resources: SectionRanker.from_settings(settings, resources))
+        ranker=lambda resources: SectionRanker.from_settings(settings, resources),
+        section_encoder=lambda: SectionEncoder.load(encoder_path(settings),
+                                                    documents["doc_id"].tolist()))
 
 
 def load_precedent_resources(settings: Settings, store: VectorStore) -> PrecedentResources:

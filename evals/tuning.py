@@ -41,10 +41,11 @@ def is_tuned(params: Mapping) -> bool:
 
 
 def is_trained(params: Mapping) -> bool:
-    """Whether a config learned from training queries: tuned per set, or reranked by the
-    section ranker (trained on nyaya-statutes' and cited-statutes' training halves). Such a
-    config is scored on held-out queries only."""
-    return is_tuned(params) or params.get("rerank") is not None
+    """Whether a config learned from training queries: tuned per set, reranked by the section
+    ranker or searched by the trained section encoder (both trained on nyaya-statutes' and
+    cited-statutes' training halves). Such a config is scored on held-out queries only."""
+    return (is_tuned(params) or params.get("rerank") is not None
+            or "dense-trained" in (params.get("retrievers") or ()))
 
 
 def fit(search_of: Callable[[Mapping], StatuteSearch], params: Mapping, queryset: QuerySet

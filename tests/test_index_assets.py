@@ -200,6 +200,26 @@ def section_ranker(built, title_queries):
     return model, pairs
 
 
+@pytest.fixture(scope="module")
+def section_encoder(built, title_queries):
+    """The section encoder trained on the title questions over the fixture sections (the
+    section_encoder asset trains on the real corpus's), saved where a `dense-trained` config
+    loads it."""
+    from evals.dense_training import distilled_static, train_model, training_pairs
+    from evals.relevance import judged_queries
+    from nyaya.retrieval.section_encoder import SectionEncoder, encoder_path, section_texts
+
+    _, _, data_dir = built
+    settings = _fixture_settings(data_dir)
+    documents = pd.read_parquet(data_dir / "warehouse" / "legal_sections_documents.parquet")
+    sections = dict(zip(documents["doc_id"], section_texts(documents), strict=True))
+    queries, texts = training_pairs(judged_queries(title_queries), sections)
+    encoder = SectionEncoder.encoding(train_model(distilled_static(settings), queries, texts),
+                                      documents)
+    encoder.save(encoder_path(settings))
+    return encoder
+
+
 def test_the_section_ranker_learns_from_the_fused_candidates(built, section_ranker,
                                                              title_queries):
     """Every title question's candidates are its fused top 100, each with the ranker's
@@ -227,11 +247,12 @@ def test_the_section_ranker_learns_from_the_fused_candidates(built, section_rank
 
 
 def test_every_config_runs_through_its_search_on_the_fixture_indexes(built, title_queries,
-                                                                     section_ranker):
+                                                                     section_ranker,
+                                                                     section_encoder):
     """Each config file, statutes and precedents, through the one search of its side on the
     fixture corpus's indexes: answers only with known documents, the same way twice; tuned
     ones are fitted first on a small query set whose answers are the sections' own titles,
-    and reranking ones use the ranker trained on it."""
+    reranking ones use the ranker trained on it and `dense-trained` ones the encoder."""
     from evals.configs import configs_for, load_config
     from evals.runner import load_precedent_resources, load_statute_resources
     from evals.tuning import fit, is_tuned

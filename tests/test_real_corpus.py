@@ -133,6 +133,31 @@ def test_the_section_ranker_learns_from_training_halves_and_is_scored_on_held_ou
             > overall.at[("lookup-cases-rrf", "cited-statutes"), "map"])
 
 
+def test_the_section_encoder_learns_from_training_halves_and_is_scored_on_held_out(main_run):
+    """The section_encoder asset trained on nyaya-statutes' training half and every training
+    passage of cited-statutes, and encoded every section; its config is scored on held-out
+    queries only, and on the held-out passages it ranks what they cite above the distilled
+    model it started from (the tests' sections embedder, `dense-qdrant` here)."""
+    from evals.tuning import HELDOUT, in_split
+    from nyaya.retrieval.section_encoder import SectionEncoder
+
+    assert TEST_EMBEDDER == "minilm-static"
+    data_dir, _ = main_run
+    documents = table(data_dir, "legal_sections_documents")
+    encoder = SectionEncoder.load(data_dir / "trained" / "section-encoder",
+                                  documents["doc_id"].tolist())
+    judged = load_queryset("nyaya-statutes").qrels
+    counts = encoder.figures["training_queries"]
+    assert counts["nyaya-statutes"] == len(judged) - len(in_split(judged, HELDOUT))
+    assert counts["cited-statutes"] > 1000 and encoder.figures["training_pairs"] > 2000
+    metrics = pd.read_parquet(data_dir / "reports" / "latest" / "metrics.parquet")
+    overall = metrics.query("group == 'all'").set_index(["config", "queryset"])
+    assert overall.at[("dense-trained", "nyaya-statutes"), "queries"] == len(
+        in_split(judged, HELDOUT))
+    assert (overall.at[("dense-trained", "cited-statutes"), "map"]
+            > 2 * overall.at[("dense-qdrant", "cited-statutes"), "map"])
+
+
 def test_the_citing_passages_find_what_a_passage_cites(main_run):
     """Sections found through the judgment passages citing them rank a masked passage's
     sections better than the whole judgments' votes do, and beat BM25 over the sections'

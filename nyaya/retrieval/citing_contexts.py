@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -47,6 +48,46 @@ DEPTH = 500
 CHECKED = 20
 
 
+@dataclass(frozen=True)
+class CitingPassage:
+    """The text around one citation group of judgment `owner`, and the sections it cites."""
+
+    owner: str
+    start: int
+    end: int
+    text: str
+    targets: frozenset[str]
+
+    @property
+    def key(self) -> str:
+        return f"{self.owner}@{self.start}-{self.end}"
+
+
+def citing_passages(mentions: pd.DataFrame, texts: Mapping[str, str],
+                    successors: Mapping[str, Collection[str]] | None = None,
+                    span: int = SPAN) -> list[CitingPassage]:
+    """One passage per citation group (`s. 302/34 IPC` is one passage citing two sections),
+    `span` characters each side with the citation cut out, in judgment and offset order; a
+    section of a repealed code also stands for what replaced it. Mentions of a judgment
+    without text are an error, not a silent gap."""
+    statutes = mentions[mentions["mention_type"] == "statute"]
+    statutes = statutes.assign(target=statute_targets(statutes))
+    statutes = statutes[statutes["target"].notna()]
+    missing = sorted(set(statutes["doc_id"]) - set(texts))
+    if missing:
+        raise ValueError(f"citation_mentions: {len(missing)} judgments with statute "
+                         f"mentions have no text ({missing[0]} first)")
+    groups: dict[tuple[str, int, int], set[str]] = {}
+    for doc, start, end, target in zip(statutes["doc_id"], statutes["group_start"],
+                                       statutes["group_end"], statutes["target"], strict=True):
+        groups.setdefault((doc, int(start), int(end)), set()).update(
+            {target, *(successors or {}).get(target, ())})
+    return [CitingPassage(doc, start, end,
+                          texts[doc][max(0, start - span):start] + " " + texts[doc][end:end + span],
+                          frozenset(groups[doc, start, end]))
+            for doc, start, end in sorted(groups)]
+
+
 class CitingContexts:
     """Passages around statute citations, indexed for BM25; row i cites `targets[i]` and
     comes from judgment `owners[i]`."""
@@ -66,30 +107,14 @@ class CitingContexts:
                       span: int = SPAN, words: JudgmentWords | None = None,
                       indexer: Callable[[list[str], list[str]], BM25Retriever] = BM25Retriever,
                       ) -> CitingContexts:
-        """One passage per citation group (`s. 302/34 IPC` is one passage citing two
-        sections); a section of a repealed code also stands for what replaced it. Mentions
-        of a judgment without text are an error, not a silent gap. `words` checks whether a
-        judgment prints a query (shared with the votes over the same texts); `indexer` turns
-        passage ids and texts into their BM25 index (or loads the one kept on disk)."""
-        statutes = mentions[mentions["mention_type"] == "statute"]
-        statutes = statutes.assign(target=statute_targets(statutes))
-        statutes = statutes[statutes["target"].notna()]
-        missing = sorted(set(statutes["doc_id"]) - set(texts))
-        if missing:
-            raise ValueError(f"citation_mentions: {len(missing)} judgments with statute "
-                             f"mentions have no text ({missing[0]} first)")
-        groups: dict[tuple[str, int, int], set[str]] = {}
-        for doc, start, end, target in zip(statutes["doc_id"], statutes["group_start"],
-                                           statutes["group_end"], statutes["target"],
-                                           strict=True):
-            groups.setdefault((doc, int(start), int(end)), set()).update(
-                {target, *(successors or {}).get(target, ())})
-        keys = sorted(groups)
-        passages = [texts[doc][max(0, start - span):start] + " " + texts[doc][end:end + span]
-                    for doc, start, end in keys]
-        index = indexer([f"{doc}@{start}-{end}" for doc, start, end in keys], passages)
-        return cls(index, [frozenset(groups[key]) for key in keys], [doc for doc, _, _ in keys],
-                   words or JudgmentWords(texts))
+        """The passages of `citing_passages`, indexed. `words` checks whether a judgment
+        prints a query (shared with the votes over the same texts); `indexer` turns passage
+        ids and texts into their BM25 index (or loads the one kept on disk)."""
+        passages = citing_passages(mentions, texts, successors, span)
+        index = indexer([passage.key for passage in passages],
+                        [passage.text for passage in passages])
+        return cls(index, [passage.targets for passage in passages],
+                   [passage.owner for passage in passages], words or JudgmentWords(texts))
 
     def retargeted(self, targets_of: Mapping[str, Collection[str]]) -> CitingContexts:
         """The same passages (and index) standing for another scheme's ids: each section id

@@ -4,7 +4,9 @@ configs differ only in their parameters, never in code paths.
 
 Config keys (all but `retrievers` optional):
   retrievers: [dense, sparse, bm25, faiss-flat, faiss-hnsw, dense-feedback, qdrant-hybrid,
-               cases, contexts] fused when more than one
+               cases, contexts, dense-trained] fused when more than one
+                                (dense-trained: the section encoder trained on the corpus,
+                                nyaya.retrieval.section_encoder)
   cases: {voters: 20}           sections cited by the judgments nearest the query
                                 (`contexts`: by the judgment passages that cite them)
   prf: {docs: 10, terms: 20, original: 0.5}   RM3 feedback for the bm25 retriever
@@ -50,6 +52,7 @@ from nyaya.retrieval.retrievers import (
     Bm25,
     CaseVoting,
     ContextVoting,
+    EncodedDense,
     FaissDense,
     Query,
     Retriever,
@@ -59,6 +62,7 @@ from nyaya.retrieval.retrievers import (
     StoreHybrid,
     StoreSparse,
 )
+from nyaya.retrieval.section_encoder import SectionEncoder
 from nyaya.statutes.registry import NAVEEN_SANHITAS
 
 COLLECTION = "legal_sections"
@@ -132,6 +136,9 @@ class StatuteResources:
     citing_contexts: Callable[[], CitingContexts] | None = None
     #: builds the trained reranker over these resources (`rerank`), once, when a config asks
     ranker: Callable[[StatuteResources], Reranker] | None = None
+    #: loads the section encoder trained on the corpus (`dense-trained`), once, for a config
+    #: that asks
+    section_encoder: Callable[[], SectionEncoder] | None = None
 
     def __post_init__(self) -> None:
         self.row_of = {doc: i for i, doc in enumerate(self.documents["doc_id"])}
@@ -176,6 +183,13 @@ class StatuteResources:
             raise ConfigError("the contexts retriever needs the judgments' citing passages, "
                               "which these resources lack")
         return self.citing_contexts()
+
+    @functools.cached_property
+    def encoder(self) -> SectionEncoder:
+        if self.section_encoder is None:
+            raise ConfigError("the dense-trained retriever needs the trained section encoder, "
+                              "which these resources lack")
+        return self.section_encoder()
 
     @functools.cached_property
     def reranker(self) -> Reranker:
@@ -259,6 +273,9 @@ class StatuteSearch:
                 "voters", VOTERS)), self.searchable.__contains__)
         if name == "contexts":
             return ContextVoting(resources.contexts, self.searchable.__contains__)
+        if name == "dense-trained":
+            return EncodedDense(resources.encoder, [doc in self.searchable
+                                                    for doc in resources.encoder.doc_ids])
         if name == "qdrant-hybrid":
             spec = self.params.get("hybrid", {})
             return StoreHybrid(
@@ -270,7 +287,7 @@ class StatuteSearch:
                 prefetch_k=int(spec.get("prefetch_k", 100)), where=where)
         raise ConfigError(f"config {self.name}: unknown retriever {name!r} (expected dense, "
                           "sparse, bm25, faiss-flat, faiss-hnsw, dense-feedback, "
-                          "qdrant-hybrid, cases or contexts)")
+                          "qdrant-hybrid, cases, contexts or dense-trained)")
 
     def query(self, text: str, as_of: date | None = None, excluded: Collection[str] = ()
               ) -> Query:

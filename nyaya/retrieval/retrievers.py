@@ -17,6 +17,7 @@ from nyaya.retrieval.base import Hit, ranked
 from nyaya.retrieval.bm25 import BM25Retriever, Feedback
 from nyaya.retrieval.case_votes import CaseVotes
 from nyaya.retrieval.citing_contexts import CitingContexts
+from nyaya.retrieval.section_encoder import SectionEncoder
 
 
 @dataclass(frozen=True)
@@ -152,6 +153,23 @@ class FaissDense:
                 return ranked(Hit(self.doc_ids[row], score, self.name)
                               for score, row in found)[:k]
             depth = min(depth * 4, len(self.doc_ids))
+
+
+@dataclass
+class EncodedDense:
+    """Dense search with the section encoder trained on the corpus: the query is encoded by
+    the same model (not the configured embedder) and scanned exactly over the sections
+    `allowed` marks (aligned with the encoder's)."""
+
+    encoder: SectionEncoder
+    allowed: Sequence[bool]
+    name: str = "dense-trained"
+
+    def __post_init__(self) -> None:
+        self._exact = self.encoder.retriever(self.allowed, self.name)
+
+    def search(self, query: Query, k: int) -> list[Hit]:
+        return self._exact.search_vector(self.encoder.encode([query.text])[0], k)
 
 
 @dataclass

@@ -1,0 +1,150 @@
+"""The section encoder trained on the corpus (nyaya.retrieval.section_encoder,
+evals/dense_training.py): its pairs, its training, what it keeps, and the search with it."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from evals.dense_training import distilled_static, train_model, training_pairs
+from evals.relevance import JudgedQuery
+from evals.tuning import is_trained
+from nyaya.retrieval.retrievers import EncodedDense, Query
+from nyaya.retrieval.section_encoder import SectionEncoder, section_texts
+from nyaya.settings import Settings
+
+SECTIONS = pd.DataFrame({
+    "doc_id": ["BNS:303", "BNS:318", "BNSS:173", "NIA:138", "IPC:379"],
+    "text": ["Theft. Whoever intends to take dishonestly any movable property out of the "
+             "possession of any person without consent moves that property",
+             "Cheating. Whoever by deceiving any person fraudulently or dishonestly induces the "
+             "person so deceived to deliver any property",
+             "Information in cognizable cases. Every information relating to the commission of "
+             "a cognizable offence given orally to an officer in charge of a police station",
+             "Dishonour of cheque for insufficiency of funds in the account. Where any cheque "
+             "drawn by a person is returned by the bank unpaid",
+             "Theft (repealed code). Whoever intending to take dishonestly any movable property"],
+    "status": ["in_force", "in_force", "in_force", "in_force", "repealed"]})
+QUESTIONS = {
+    "BNS:303": ["someone took my phone from my bag without asking",
+                "my bicycle was taken from outside my house at night",
+                "the servant carried away jewellery from the cupboard"],
+    "BNS:318": ["a man sold me a fake gold chain saying it was real",
+                "he promised a job abroad, took money and vanished",
+                "the seller lied about the car to make me pay"],
+    "BNSS:173": ["how do I lodge an FIR at the police station",
+                 "the police refused to write down my complaint",
+                 "where do I report a crime I saw"],
+    "NIA:138": ["my tenant's cheque bounced for lack of money",
+                "the bank returned the cheque unpaid, what can I do",
+                "a cheque given for a loan was dishonoured"],
+}
+
+
+@pytest.fixture(scope="module")
+def base():
+    """The distilled static model the encoder starts from (the test models folder's)."""
+    return distilled_static(Settings.from_env())
+
+
+@pytest.fixture(scope="module")
+def trained(base):
+    sections = dict(zip(SECTIONS["doc_id"], section_texts(SECTIONS), strict=True))
+    queries, texts = [], []
+    for doc, questions in QUESTIONS.items():
+        queries += questions
+        texts += [sections[doc]] * len(questions)
+    return train_model(base, queries, texts)
+
+
+def _query(text: str) -> Query:
+    return Query(text, np.zeros(4, np.float32), ([], []), None)
+
+
+@pytest.mark.parametrize(("grades", "expected"), [
+    ({"BNS:303": 2}, [("q", "BNS:303")]),
+    # one pair per judged section, in doc id order
+    ({"BNS:318": 1, "BNS:303": 2}, [("q", "BNS:303"), ("q", "BNS:318")]),
+    # a section the configs do not search (repealed, unknown) gives no pair
+    ({"IPC:379": 2, "XYZ:1": 1}, []),
+])
+def test_training_pairs_are_one_per_judged_searchable_section(grades, expected):
+    sections = {"BNS:303": "theft", "BNS:318": "cheating"}
+    queries, texts = training_pairs([JudgedQuery("s", "Q1", "q", grades)], sections)
+    assert list(zip(queries, [next(d for d, t in sections.items() if t == text)
+                              for text in texts], strict=True)) == expected
+
+
+def test_too_few_pairs_are_refused_by_count(base):
+    with pytest.raises(ValueError, match="3 training pairs: the section encoder needs at "
+                                         "least 4"):
+        train_model(base, ["a", "b", "c"], ["x", "y", "z"])
+
+
+def test_training_brings_each_question_nearer_its_section(base, trained):
+    """On the pairs it learned from, the trained model ranks each question's section above
+    where the distilled model ranked it, on average, and first for most questions."""
+    def ranks(model) -> list[int]:
+        encoder = SectionEncoder.encoding(model, SECTIONS)
+        search = EncodedDense(encoder, [True] * len(SECTIONS))
+        found = []
+        for doc, questions in QUESTIONS.items():
+            for question in questions:
+                order = [hit.doc_id for hit in search.search(_query(question), 5)]
+                found.append(order.index(doc) + 1)
+        return found
+
+    before, after = ranks(base), ranks(trained)
+    assert np.mean(after) < np.mean(before)
+    assert sum(rank == 1 for rank in after) >= 10
+
+
+def test_the_search_keeps_to_the_allowed_sections_and_breaks_ties_by_id(trained):
+    encoder = SectionEncoder.encoding(trained, SECTIONS)
+    in_force = (SECTIONS["status"] == "in_force").tolist()
+    hits = EncodedDense(encoder, in_force).search(_query("theft of movable property"), 10)
+    assert {hit.doc_id for hit in hits} == set(SECTIONS.loc[SECTIONS["status"] == "in_force",
+                                                            "doc_id"])
+    assert all(hit.method == "dense-trained" for hit in hits)
+    twins = SectionEncoder(trained, ["B", "A"], np.ones((2, 3), np.float32) / np.sqrt(3))
+    assert [hit.doc_id for hit in twins.retriever([True, True], "x").search_vector(
+        np.ones(3, np.float32), 2)] == ["A", "B"]
+    with pytest.raises(ValueError, match="4 flags for 5 encoded sections"):
+        EncodedDense(encoder, in_force[:4])
+
+
+def test_a_saved_encoder_loads_for_the_same_sections_only(trained, tmp_path):
+    encoder = SectionEncoder.encoding(trained, SECTIONS, {"epochs": 20})
+    folder = tmp_path / "section-encoder"
+    encoder.save(folder)
+    loaded = SectionEncoder.load(folder, SECTIONS["doc_id"].tolist())
+    assert loaded.doc_ids == encoder.doc_ids and loaded.figures == {"epochs": 20}
+    np.testing.assert_array_equal(loaded.vectors, encoder.vectors)
+    question = "my cheque bounced"
+    assert [h.doc_id for h in EncodedDense(loaded, [True] * 5).search(_query(question), 5)] == \
+        [h.doc_id for h in EncodedDense(encoder, [True] * 5).search(_query(question), 5)]
+    assert not (tmp_path / "section-encoder.writing").exists()
+
+    with pytest.raises(ValueError, match=r"encoded 5 sections, not the 4 .*section_encoder"):
+        SectionEncoder.load(folder, SECTIONS["doc_id"].tolist()[:4])
+    with pytest.raises(FileNotFoundError, match=r"no trained section encoder at .*make run"):
+        SectionEncoder.load(tmp_path / "nowhere", [])
+    meta = json.loads((folder / "encoder.json").read_text())
+    (folder / "encoder.json").write_text(json.dumps({**meta, "format": 0}))
+    with pytest.raises(ValueError, match="written in format 0"):
+        SectionEncoder.load(folder, SECTIONS["doc_id"].tolist())
+
+
+@pytest.mark.parametrize(("params", "trained_config"), [
+    ({"retrievers": ["dense-trained"]}, True),
+    ({"retrievers": ["dense", "dense-trained", "sparse"]}, True),
+    ({"retrievers": ["dense", "sparse"]}, False),
+    ({"retrievers": ["dense", "sparse"], "rerank": {"depth": 100}}, True),
+])
+def test_a_config_searching_with_the_encoder_is_scored_on_held_out_queries(params,
+                                                                          trained_config):
+    assert is_trained(params) is trained_config
+
