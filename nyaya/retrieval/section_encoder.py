@@ -4,7 +4,7 @@ sections it cites; evals/dense_training.py), kept with the sections it embedded.
 
 The packaged MiniLM never saw Indian legal text and no better model is to be had here; a
 static model trains on CPU in about a minute. The sections' vectors are stored with the model
-(37,464 sections: 38 MB, against 13 s to encode them at every load), with the ids they were
+(37,464 sections: 37 MB, against seconds to encode them at every load), with the ids they were
 encoded for, so a search refuses vectors that no longer match the sections table.
 """
 
