@@ -10,9 +10,9 @@ search with it are scored on held-out queries only.
 `NYAYA_DATA=data .venv/bin/python -m evals.dense_training` trains on a built data folder and
 prints how (what the section_encoder asset does, without writing the encoder). With
 `--cross-fit` it chooses among fusions with the trained branch without reading a held-out
-query: the encoder is trained on two thirds of the training queries and of the training
-judgments' passages (by a hash of the qid, or of the case for a judgment's passage) and
-CROSS_FIT_CONFIGS are measured on the other third."""
+query: the training queries and the training judgments' cases fall in CROSS_FIT_FOLDS folds
+(by a hash of the qid, or of the case for a judgment's passage), and CROSS_FIT_CONFIGS search
+each fold with an encoder trained on the others."""
 
 from __future__ import annotations
 
@@ -64,9 +64,10 @@ VALIDATION_PAIRS = 0.1
 CROSS_FIT_CONFIGS = ("dense-qdrant", "dense-trained", "contexts-sections", "lookup-contexts-rrf",
                      "lookup-contexts-trained-rrf", "lookup-trained-contexts-rrf",
                      "contexts-trained-rrf")
-#: cited-statutes passages of the choosing third measured (of about 530): the passage search
-#: takes about a second each
-CROSS_FIT_PASSAGES = 150
+#: folds of the training queries: each is searched with an encoder trained on the others
+CROSS_FIT_FOLDS = 3
+#: cited-statutes passages measured per fold (of about 530)
+CROSS_FIT_PASSAGES = 100
 CROSS_FIT_METRICS = ("map", "ndcg@10")
 
 
@@ -165,10 +166,10 @@ def train(settings: Settings, log: Callable[[str], None] = print,
     return encoder
 
 
-def cross_fit_fold(key: str) -> str:
-    """`fit` (two thirds) or `choose`, from a qid or a case's first doc id alone (the train /
-    held-out split hashes them too, with another key)."""
-    return "choose" if hashlib.sha256(f"choose:{key}".encode()).digest()[0] % 3 == 0 else "fit"
+def cross_fit_fold(key: str) -> int:
+    """The fold (0 to CROSS_FIT_FOLDS - 1) of a qid or of a case's first doc id, from it alone
+    (the train / held-out split hashes them too, with another key)."""
+    return hashlib.sha256(f"choose:{key}".encode()).digest()[0] % CROSS_FIT_FOLDS
 
 
 def _as_queryset(name: str, queries: list[JudgedQuery]) -> QuerySet:
@@ -181,42 +182,47 @@ def _as_queryset(name: str, queries: list[JudgedQuery]) -> QuerySet:
 def cross_fit(settings: Settings, store: VectorStore, configs: tuple[str, ...] = CROSS_FIT_CONFIGS,
               passages: int = CROSS_FIT_PASSAGES, log: Callable[[str], None] = print
               ) -> pd.DataFrame:
-    """Each config's CROSS_FIT_METRICS on the choosing third of the training queries (all its
-    nyaya-statutes questions, `passages` of its cited-statutes ones in a hashed order), with
-    the encoder trained on the other two thirds."""
+    """Each config's CROSS_FIT_METRICS over the training queries (every nyaya-statutes
+    question, `passages` cited-statutes passages of each fold in a hashed order), each fold's
+    queries searched with the encoder trained on the other folds' queries and cases."""
     training, _ = training_queries(settings, passages=None)
     # a development passage's case is the first of the judgments it excludes (its own)
     fold = {query.qid: cross_fit_fold(min(query.excluded, default=query.qid))
             for query in training}
-    fit = [query for query in training if fold[query.qid] == "fit"]
-    chosen = [query for query in training if fold[query.qid] == "choose"]
-    encoder = train(settings, log, fit, lambda case: (split_of(case) == TRAIN
-                                                      and cross_fit_fold(case) == "fit"))
-    resources = dataclasses.replace(load_statute_resources(settings, store),
-                                    section_encoder=lambda: encoder)
-    order = sorted(chosen, key=lambda query: hashlib.sha256(query.qid.encode()).digest())
-    sets = [_as_queryset(name, [query for query in order if query.queryset == name][:count])
-            for name, count in (("nyaya-statutes", None), ("cited-statutes", passages))]
-    rows = []
-    for name in configs:
-        search = StatuteSearch(name, load_config(name).params, resources)
-        for queryset in sets:
-            run = run_queryset(search, queryset, 100).run
-            rows.append({"config": name, "set": queryset.name, "queries": len(queryset.qrels),
-                         **evaluate_run(run, queryset.qrels, CROSS_FIT_METRICS)})
-            log(f"{name} on {queryset.name}: MAP {rows[-1]['map']:.3f}")
-    return pd.DataFrame(rows)
+    shared = load_statute_resources(settings, store)
+    runs: dict[tuple[str, str], list[pd.DataFrame]] = {}
+    qrels: dict[str, dict[str, dict[str, int]]] = {}
+    for k in range(CROSS_FIT_FOLDS):
+        encoder = train(settings, log, [query for query in training if fold[query.qid] != k],
+                        lambda case, k=k: split_of(case) == TRAIN and cross_fit_fold(case) != k)
+        resources = dataclasses.replace(shared, section_encoder=lambda encoder=encoder: encoder)
+        chosen = sorted((query for query in training if fold[query.qid] == k),
+                        key=lambda query: hashlib.sha256(query.qid.encode()).digest())
+        for name, count in (("nyaya-statutes", None), ("cited-statutes", passages)):
+            queryset = _as_queryset(name, [query for query in chosen
+                                           if query.queryset == name][:count])
+            qrels.setdefault(name, {}).update(queryset.qrels)
+            for config in configs:
+                search = StatuteSearch(config, load_config(config).params, resources)
+                runs.setdefault((config, name), []).append(
+                    run_queryset(search, queryset, 100).run)
+        log(f"cross-fit: fold {k + 1} of {CROSS_FIT_FOLDS} measured")
+    return pd.DataFrame([{"config": config, "set": name, "queries": len(qrels[name]),
+                          **evaluate_run(pd.concat(frames, ignore_index=True), qrels[name],
+                                         CROSS_FIT_METRICS)}
+                         for (config, name), frames in runs.items()])
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Train on the data folder of NYAYA_DATA and print how, or (`--cross-fit`) the choosing
-    third's figures."""
+    """Train on the data folder of NYAYA_DATA and print how, or (`--cross-fit`) the
+    cross-fitted figures."""
     import json
 
     parser = argparse.ArgumentParser(prog="python -m evals.dense_training")
     parser.add_argument("--cross-fit", action="store_true",
-                        help="train on two thirds of the training queries and measure the "
-                             "configs that fuse the trained branch on the other third")
+                        help="measure the configs that fuse the trained branch on the "
+                             "training queries, each fold with an encoder trained on the "
+                             "others")
     args = parser.parse_args(argv)
     settings = Settings.from_env()
     if not args.cross_fit:
@@ -228,7 +234,8 @@ def main(argv: list[str] | None = None) -> None:
     finally:
         store.close()
     counts = table.groupby("set")["queries"].first()
-    print("the choosing third: " + ", ".join(f"{name} {count}" for name, count in counts.items()))
+    print("cross-fitted queries: " + ", ".join(f"{name} {count}" for name, count in
+                                               counts.items()))
     print(table.pivot(index="config", columns="set", values=list(CROSS_FIT_METRICS)).round(3)
           .to_markdown())
 

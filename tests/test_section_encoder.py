@@ -148,3 +148,18 @@ def test_a_config_searching_with_the_encoder_is_scored_on_held_out_queries(param
                                                                           trained_config):
     assert is_trained(params) is trained_config
 
+
+
+def test_the_cross_fit_folds_split_the_training_half_in_three():
+    """The folds that choose the encoder's fusions (`--cross-fit`) are three, of similar size,
+    fall across the train / held-out split (another hash), and depend on the key alone."""
+    from evals.dense_training import CROSS_FIT_FOLDS, cross_fit_fold
+    from evals.tuning import TRAIN, split_of
+
+    keys = [f"NS{i:03d}" for i in range(600)]
+    folds = [cross_fit_fold(key) for key in keys]
+    assert CROSS_FIT_FOLDS == 3 and sorted(set(folds)) == [0, 1, 2]
+    assert all(abs(folds.count(fold) - 200) < 50 for fold in range(3))
+    training = [key for key in keys if split_of(key) == TRAIN]
+    assert {cross_fit_fold(key) for key in training} == {0, 1, 2}
+    assert [cross_fit_fold(key) for key in keys] == folds
