@@ -163,3 +163,20 @@ def test_the_cross_fit_folds_split_the_training_half_in_three():
     training = [key for key in keys if split_of(key) == TRAIN]
     assert {cross_fit_fold(key) for key in training} == {0, 1, 2}
     assert [cross_fit_fold(key) for key in keys] == folds
+
+
+@pytest.mark.parametrize(("needed", "loader", "message"), [
+    ("encoder", "section_encoder", "the dense-trained retriever needs the trained section "
+                                   "encoder, which these resources lack"),
+    ("votes", "case_votes", "the cases retriever needs the judgments' citations"),
+    ("reranker", "ranker", "a config that reranks needs the trained section ranker"),
+])
+def test_resources_without_a_loader_refuse_what_needs_it(needed, loader, message):
+    from nyaya.retrieval.pipeline import ConfigError, StatuteResources
+
+    resources = StatuteResources.__new__(StatuteResources)
+    setattr(resources, loader, None)
+    with pytest.raises(ConfigError, match=message):
+        getattr(resources, needed)
+    setattr(resources, loader, lambda *given: ("built", given))
+    assert getattr(resources, needed)[0] == "built"

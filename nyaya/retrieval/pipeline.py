@@ -33,7 +33,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -66,6 +66,7 @@ from nyaya.retrieval.section_encoder import SectionEncoder
 from nyaya.statutes.registry import NAVEEN_SANHITAS
 
 COLLECTION = "legal_sections"
+Built = TypeVar("Built")
 RERANK_DEPTH = 100
 NEW_CODES_FROM = date(2024, 7, 1)  # BNS, BNSS and BSA in force
 CRIMINAL_TYPES = ("criminal_offence",)
@@ -172,31 +173,22 @@ class StatuteResources:
 
     @functools.cached_property
     def votes(self) -> CaseVotes:
-        if self.case_votes is None:
-            raise ConfigError("the cases retriever needs the judgments' citations, which these "
-                              "resources lack")
-        return self.case_votes()
+        return _built(self.case_votes, "the cases retriever needs the judgments' citations")
 
     @functools.cached_property
     def contexts(self) -> CitingContexts:
-        if self.citing_contexts is None:
-            raise ConfigError("the contexts retriever needs the judgments' citing passages, "
-                              "which these resources lack")
-        return self.citing_contexts()
+        return _built(self.citing_contexts,
+                      "the contexts retriever needs the judgments' citing passages")
 
     @functools.cached_property
     def encoder(self) -> SectionEncoder:
-        if self.section_encoder is None:
-            raise ConfigError("the dense-trained retriever needs the trained section encoder, "
-                              "which these resources lack")
-        return self.section_encoder()
+        return _built(self.section_encoder,
+                      "the dense-trained retriever needs the trained section encoder")
 
     @functools.cached_property
     def reranker(self) -> Reranker:
-        if self.ranker is None:
-            raise ConfigError("a config that reranks needs the trained section ranker, which "
-                              "these resources lack")
-        return self.ranker(self)
+        return _built(self.ranker and functools.partial(self.ranker, self),
+                      "a config that reranks needs the trained section ranker")
 
     def bm25(self, include_repealed: bool) -> BM25Retriever:
         if include_repealed not in self._bm25:
@@ -204,6 +196,14 @@ class StatuteResources:
             self._bm25[include_repealed] = BM25Retriever(docs["doc_id"].tolist(),
                                                          docs["text"].tolist())
         return self._bm25[include_repealed]
+
+
+def _built(loader: Callable[[], Built] | None, needs: str) -> Built:
+    """What an optional loader of the resources gives, loaded when a config first asks;
+    ConfigError saying what `needs` it when the resources have none."""
+    if loader is None:
+        raise ConfigError(f"{needs}, which these resources lack")
+    return loader()
 
 
 def _searchable(documents: pd.DataFrame, include_repealed: bool) -> pd.Series:
