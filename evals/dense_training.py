@@ -54,8 +54,7 @@ from nyaya.tables import read_table
 EPOCHS = 5
 BATCH_SIZE = 64
 #: citing passages of training-half judgments trained on beside the development pairs (of about
-#: 55,000): the trained branch alone went from MAP 0.106 to 0.139 on questions and 0.081 to
-#: 0.147 on passages with 20,000 in the cross-fit (docs/retrieval-methods.md)
+#: 55,000); docs/retrieval-methods.md has what 10,000, 20,000 and all of them gave
 CONTEXT_PAIRS = 20_000
 #: pairs held back to measure the validation loss the trainer logs (model2vec needs two)
 VALIDATION_PAIRS = 0.1
