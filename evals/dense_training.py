@@ -44,7 +44,7 @@ from nyaya.index.embedders import (
 )
 from nyaya.index.store import VectorStore, open_store
 from nyaya.retrieval.case_votes import section_successors
-from nyaya.retrieval.citing_contexts import citing_passages
+from nyaya.retrieval.citing_contexts import CitingPassage, citing_passages
 from nyaya.retrieval.pipeline import StatuteSearch
 from nyaya.retrieval.section_encoder import SectionEncoder, section_texts
 from nyaya.settings import Settings
@@ -114,21 +114,24 @@ def _searched_sections(documents: pd.DataFrame) -> dict[str, str]:
     return dict(zip(in_force["doc_id"], section_texts(in_force), strict=True))
 
 
-def context_pairs(settings: Settings, sections: Mapping[str, str],
-                  trains_on: Callable[[str], bool], count: int = CONTEXT_PAIRS
-                  ) -> tuple[list[str], list[str]]:
-    """(passage texts, section texts): `count` pairs drawn (seeded) from the citing passages
-    (`nyaya.retrieval.citing_contexts`) of the judgments whose case `trains_on` accepts (by
-    the case's first doc id, which is a development query's qid), each paired with every
-    section of `sections` it cites."""
+def case_passages(settings: Settings) -> list[tuple[str, CitingPassage]]:
+    """The corpus's citing passages (`nyaya.retrieval.citing_contexts`), each with its case
+    (the case's first doc id, which is a development query's qid): cut once, drawn from per
+    training."""
     judgments = read_table(settings.warehouse / "judgments.parquet")
     cases = duplicates_of(judgments)
-    texts = dict(zip(judgments["doc_id"], judgments["text"], strict=True))
-    pairs = [(passage.text, sections[section])
-             for passage in citing_passages(read_table(
-                 settings.warehouse / "citation_mentions.parquet"), texts,
-                 section_successors(settings.warehouse))
-             if trains_on(min(cases.get(passage.owner, {passage.owner})))
+    passages = citing_passages(read_table(settings.warehouse / "citation_mentions.parquet"),
+                               dict(zip(judgments["doc_id"], judgments["text"], strict=True)),
+                               section_successors(settings.warehouse))
+    return [(min(cases.get(passage.owner, {passage.owner})), passage) for passage in passages]
+
+
+def context_pairs(passages: Iterable[tuple[str, CitingPassage]], sections: Mapping[str, str],
+                  trains_on: Callable[[str], bool], count: int = CONTEXT_PAIRS
+                  ) -> tuple[list[str], list[str]]:
+    """(passage texts, section texts): `count` pairs drawn (seeded) from the `passages` of the
+    cases `trains_on` accepts, each paired with every section of `sections` it cites."""
+    pairs = [(passage.text, sections[section]) for case, passage in passages if trains_on(case)
              for section in sorted(passage.targets) if section in sections]
     random.Random(0).shuffle(pairs)
     return [text for text, _ in pairs[:count]], [section for _, section in pairs[:count]]
@@ -136,26 +139,29 @@ def context_pairs(settings: Settings, sections: Mapping[str, str],
 
 def train(settings: Settings, log: Callable[[str], None] = print,
           training: list[JudgedQuery] | None = None,
-          trains_on: Callable[[str], bool] = lambda case: split_of(case) == TRAIN
-          ) -> SectionEncoder:
+          trains_on: Callable[[str], bool] = lambda case: split_of(case) == TRAIN,
+          passages: list[tuple[str, CitingPassage]] | None = None) -> SectionEncoder:
     """The section encoder trained on the warehouse's training queries (or on `training`, a
-    part of them) and on the citing passages of the cases `trains_on` accepts (the training
-    half's), with every section of the sections table encoded."""
+    part of them) and on the citing passages (`case_passages`, cut here unless given) of the
+    cases `trains_on` accepts (the training half's), with every section of the sections
+    table encoded."""
     documents = read_table(settings.warehouse / "legal_sections_documents.parquet")
     if training is None:
         training, _ = training_queries(settings, passages=None)
     sections = _searched_sections(documents)
     queries, texts = training_pairs(training, sections)
-    passages, cited = context_pairs(settings, sections, trains_on)
+    if passages is None:
+        passages = case_passages(settings)
+    passage_texts, cited = context_pairs(passages, sections, trains_on)
     log(f"section encoder: {len(queries):,} pairs from {len(training):,} training queries and "
-        f"{len(passages):,} citing passages")
-    queries, texts = queries + passages, texts + cited
+        f"{len(passage_texts):,} citing passages")
+    queries, texts = queries + passage_texts, texts + cited
     started = time.monotonic()
     model = train_model(distilled_static(settings), queries, texts)
     trained_in = time.monotonic() - started
     encoder = SectionEncoder.encoding(model, documents, {
         "base": "minilm-static", "epochs": EPOCHS, "batch_size": BATCH_SIZE,
-        "training_pairs": len(queries), "citing_passage_pairs": len(passages),
+        "training_pairs": len(queries), "citing_passage_pairs": len(passage_texts),
         "training_queries": pd.Series([query.queryset for query in training]
                                       ).value_counts().sort_index().to_dict(),
         "training_seconds": round(trained_in, 1)})
@@ -189,11 +195,13 @@ def cross_fit(settings: Settings, store: VectorStore, configs: tuple[str, ...] =
     fold = {query.qid: cross_fit_fold(min(query.excluded, default=query.qid))
             for query in training}
     shared = load_statute_resources(settings, store)
+    passages = case_passages(settings)
     runs: dict[tuple[str, str], list[pd.DataFrame]] = {}
     qrels: dict[str, dict[str, dict[str, int]]] = {}
     for k in range(CROSS_FIT_FOLDS):
         encoder = train(settings, log, [query for query in training if fold[query.qid] != k],
-                        lambda case, k=k: split_of(case) == TRAIN and cross_fit_fold(case) != k)
+                        lambda case, k=k: split_of(case) == TRAIN and cross_fit_fold(case) != k,
+                        passages)
         resources = dataclasses.replace(shared, section_encoder=lambda encoder=encoder: encoder)
         chosen = sorted((query for query in training if fold[query.qid] == k),
                         key=lambda query: hashlib.sha256(query.qid.encode()).digest())
