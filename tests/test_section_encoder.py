@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evals.dense_training import distilled_static, train_model, training_pairs
+from evals.dense_training import distilled_static, tokenized_once, train_model, training_pairs
 from evals.relevance import JudgedQuery
 from evals.tuning import is_trained
 from nyaya.retrieval.retrievers import EncodedDense, Query
@@ -50,14 +50,18 @@ def base():
     return distilled_static(Settings.from_env())
 
 
-@pytest.fixture(scope="module")
-def trained(base):
+def _title_pairs() -> tuple[list[str], list[str]]:
     sections = dict(zip(SECTIONS["doc_id"], section_texts(SECTIONS), strict=True))
     queries, texts = [], []
     for doc, questions in QUESTIONS.items():
         queries += questions
         texts += [sections[doc]] * len(questions)
-    return train_model(base, queries, texts)
+    return queries, texts
+
+
+@pytest.fixture(scope="module")
+def trained(base):
+    return train_model(base, *_title_pairs())
 
 
 def _query(text: str) -> Query:
@@ -76,6 +80,30 @@ def test_training_pairs_are_one_per_judged_searchable_section(grades, expected):
     queries, texts = training_pairs([JudgedQuery("s", "Q1", "q", grades)], sections)
     assert list(zip(queries, [next(d for d, t in sections.items() if t == text)
                               for text in texts], strict=True)) == expected
+
+
+@pytest.mark.parametrize(("batches", "tokenized"), [
+    ([["a", "b"], ["b", "a"]], [["a", "b"]]),
+    # a text repeated within a batch is tokenized once, and answered in place
+    ([["a", "a", "c"], ["c"], ["d", "a"]], [["a", "c"], ["d"]]),
+    ([[]], []),
+])
+def test_each_distinct_text_is_tokenized_once(batches, tokenized):
+    calls = []
+
+    def tokenize(texts):
+        calls.append(list(texts))
+        return [[ord(text)] for text in texts]
+
+    once = tokenized_once(tokenize)
+    assert [once(batch) for batch in batches] == [tokenize(batch) for batch in batches]
+    assert calls[:len(tokenized)] == tokenized  # the rest are the check's own calls
+
+
+def test_tokenizing_once_trains_the_same_model(base, trained, monkeypatch):
+    monkeypatch.setattr("evals.dense_training.tokenized_once", lambda tokenize: tokenize)
+    again = train_model(base, *_title_pairs())
+    np.testing.assert_array_equal(again.embedding, trained.embedding)
 
 
 def test_too_few_pairs_are_refused_by_count(base):
