@@ -23,8 +23,10 @@ from nyaya.retrieval.pipeline import ConfigError, StatuteSearch
 TRAIN, HELDOUT = "train", "heldout"
 TUNED = "tuned"
 # relevance feedback grid: a stays 1 (only the ratio to c matters for the order), b shapes
-# how much a large score gap counts, c how far the examples pull
-FEEDBACK_GRID = [(b, c) for b in (0.5, 1.0, 2.0) for c in (0.0, 0.05, 0.1, 0.2, 0.4, 0.8)]
+# how much a large score gap counts, c how far the examples pull; without feedback (c = 0) b
+# changes nothing, so that point is searched once
+FEEDBACK_GRID = [(0.5, 0.0)] + [(b, c) for b in (0.5, 1.0, 2.0)
+                                for c in (0.05, 0.1, 0.2, 0.4, 0.8)]
 
 
 def split_of(qid: str) -> str:
