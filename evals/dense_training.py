@@ -113,8 +113,8 @@ def train_model(base: Any, queries: list[str], sections: list[str]) -> Any:
 def tokenized_once(tokenize: Callable[[list[str]], list[list[int]]]
                    ) -> Callable[[list[str]], list[list[int]]]:
     """`tokenize`, each distinct text tokenized on its first call only. The trainer tokenizes
-    every batch again in every epoch, which was the largest cost of training (50 of 119 s);
-    a text's ids do not depend on its batch, so the model comes out the same."""
+    every batch again in every epoch, which was half its time; a text's ids do not depend on
+    its batch, so the model comes out the same (docs/retrieval-methods.md)."""
     ids: dict[str, list[int]] = {}
 
     def tokenize_once(texts: list[str]) -> list[list[int]]:
