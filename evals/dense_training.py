@@ -104,11 +104,11 @@ def train_model(base: Any, queries: list[str], sections: list[str]) -> Any:
     model = StaticModelForPairSimilarity.from_static_model(model=base, n_layers=0)
     model._tokenize_ids = tokenized_once(model._tokenize_ids)
     # the trainer draws a progress bar per epoch, with no option to hide it: 20 bars of
-    # carriage returns in a run's log. Its Adam updates the whole embedding matrix at every
-    # step, op by op; the fused kernel does it in one pass (docs/retrieval-methods.md)
+    # carriage returns in a run's log. It builds `torch.optim.Adam`, which updates the whole
+    # embedding matrix at every step op by op; the fused kernel does it in one pass
+    # (docs/retrieval-methods.md). Both are patched for the fit only.
     with mock.patch("model2vec.train.trainer.tqdm", functools.partial(tqdm, disable=True)), \
-            mock.patch("model2vec.train.trainer.torch.optim.Adam",
-                       functools.partial(torch.optim.Adam, fused=True)):
+            mock.patch("torch.optim.Adam", functools.partial(torch.optim.Adam, fused=True)):
         model.fit(text_a=queries, text_b=sections, batch_size=BATCH_SIZE, max_epochs=EPOCHS,
                   early_stopping_patience=None, test_size=held_back, device="cpu")
     return model.to_static_model()
