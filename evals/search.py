@@ -35,11 +35,9 @@ from nyaya.tables import read_table
 from nyaya.verify.gate import verify_text
 
 #: What a side answers with when no config is named: the best untuned config of its
-#: development set in docs/results.md (nyaya-statutes nDCG@10; the AILA and IRLeD MAP) among
-#: those that answer at once. The `cases` configs score higher (lookup-cases-rrf,
-#: aila-statutes-cases) but index every judgment's text first, about 25 s per process, until
-#: the pipeline keeps that index: name them with `--config`.
-DEFAULT_CONFIGS = {"statutes": "lookup-cases-rrf", "precedents": "precedents-sparse",
+#: development sets (docs/results.md, docs/retrieval-methods.md says why where it is not the
+#: top row).
+DEFAULT_CONFIGS = {"statutes": "lookup-cases-rrf", "precedents": "precedents-sparse-top-chunks",
                    "aila-statutes": "aila-statutes-cases"}
 SNIPPET_CHARS = 240
 MAX_K = 1000

@@ -385,6 +385,9 @@ def _weights(params):
     bad("retrieval configs", "unknown precedent retriever", _precedent_search,
         {"retrievers": ["dense", "citations"]},
         "config cfg: unknown precedent retrievers ['citations']"),
+    bad("retrieval configs", "no chunk to score a judgment by", _precedent_search,
+        {"retrievers": ["sparse"], "chunks_summed": 0},
+        "config cfg: chunks_summed must be 1 or more, not 0"),
     bad("retrieval configs", "unknown document retriever", _document_search,
         {"retrievers": ["bm25"]},
         "config cfg: retrievers must be some of ('dense', 'sparse', 'cases', 'contexts'), got "

@@ -1,4 +1,5 @@
-"""KG-CiteRAG's query-adaptive weights (spec 003 section 7.3.1), rule by rule."""
+"""KG-CiteRAG's query-adaptive weights (spec 003 section 7.3.1), rule by rule; chunk hits to
+judgment hits."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from nyaya.retrieval.precedents import kg_citerag_weights
+from nyaya.index.store import StoreHit
+from nyaya.retrieval.precedents import judgments_of, kg_citerag_weights
 
 
 def analysis(**found) -> SimpleNamespace:
@@ -30,3 +32,27 @@ def analysis(**found) -> SimpleNamespace:
 ])
 def test_kg_citerag_weights(found, expected):
     assert kg_citerag_weights(analysis(**found)) == expected
+
+
+def chunk_hits(*scored: tuple[str, float]) -> list[StoreHit]:
+    """Chunk hits in the store's order (score descending), each naming its judgment."""
+    return [StoreHit(n, score, {"judgment_id": judgment, "doc_id": f"{judgment}#{n}"})
+            for n, (judgment, score) in enumerate(scored)]
+
+
+@pytest.mark.parametrize(("hits", "summed", "expected"), [
+    # the best chunk alone: A's 9 beats B's 8 however many chunks B has
+    (chunk_hits(("A", 9.0), ("B", 8.0), ("B", 7.0), ("B", 6.0)), 1, [("A", 9.0), ("B", 8.0)]),
+    # two summed: B's 8 + 7 beats A's lone 9
+    (chunk_hits(("A", 9.0), ("B", 8.0), ("B", 7.0), ("B", 6.0)), 2, [("B", 15.0), ("A", 9.0)]),
+    # three summed, but only the best three of B's four count
+    (chunk_hits(("B", 8.0), ("B", 7.0), ("A", 6.0), ("B", 5.0), ("A", 5.0), ("B", 4.0)), 3,
+     [("B", 20.0), ("A", 11.0)]),
+    # equal sums: the judgment id decides, so two runs never differ
+    (chunk_hits(("B", 5.0), ("A", 4.0), ("A", 1.0), ("B", 0.0)), 2, [("A", 5.0), ("B", 5.0)]),
+    ([], 3, []),
+])
+def test_judgments_of_sums_their_best_chunks(hits, summed, expected):
+    found = judgments_of(hits, "sparse", summed)
+    assert [(hit.doc_id, hit.score) for hit in found] == expected
+    assert {hit.method for hit in found} <= {"sparse"}

@@ -8,7 +8,8 @@ statutes, plus `weights: kg-citerag` for the dynamic weights), candidates (depth
 retriever, 20 in the spec), graph_seeds (how many fused dense + sparse judgments seed the
 graph expansion), chunks_per_judgment (the evidence list's cap, 2 in the spec), document:
 {terms} (BM25 over whole judgments, the query cut to its `terms` rarest terms; all of it when
-absent).
+absent), chunks_summed (a judgment scored by the sum of its best N chunks instead of its best
+one: a judgment that matches in several places is likelier cited than one that matches once).
 """
 
 from __future__ import annotations
@@ -50,14 +51,16 @@ def kg_citerag_weights(analysis: Any) -> dict[str, float]:
     return weights
 
 
-def judgments_of(hits: list[StoreHit], method: str) -> list[Hit]:
-    """Chunk hits to judgment hits: a judgment ranks where its best chunk does."""
-    seen: dict[str, Hit] = {}
+def judgments_of(hits: list[StoreHit], method: str, summed: int = 1) -> list[Hit]:
+    """Chunk hits to judgment hits, each scored by the sum of its `summed` best chunks among
+    `hits` (by its best chunk alone with 1, the default: it ranks where that chunk does)."""
+    scores: dict[str, list[float]] = {}
     for hit in hits:
-        judgment = str(hit.payload["judgment_id"])
-        if judgment not in seen:
-            seen[judgment] = Hit(judgment, hit.score, method)
-    return list(seen.values())
+        best = scores.setdefault(str(hit.payload["judgment_id"]), [])
+        if len(best) < summed:
+            best.append(hit.score)
+    judgments = [Hit(judgment, sum(best), method) for judgment, best in scores.items()]
+    return judgments if summed == 1 else ranked(judgments)
 
 
 @dataclass
@@ -142,6 +145,10 @@ class PrecedentSearch:
             raise ConfigError(f"config {name}: unknown precedent retrievers {unknown} "
                               f"(expected some of {METHODS})")
         self.name, self.params, self.resources = name, params, resources
+        self.summed = int(params.get("chunks_summed", 1))
+        if self.summed < 1:
+            raise ConfigError(f"config {name}: chunks_summed must be 1 or more, not "
+                              f"{params['chunks_summed']!r}")
         self.uses_analysis = bool({"entity", "date", "bench"} & set(retrievers)) or \
             params.get("fusion", {}).get("weights") == "kg-citerag"
 
@@ -192,10 +199,10 @@ class PrecedentSearch:
         if "dense" in wanted:
             runs["dense"] = self._dense(query.dense, depth, pool, chunk_runs=chunk_runs)
         if "sparse" in wanted and query.sparse[0]:
-            hits = resources.store.search_sparse(COLLECTION, *query.sparse, depth * 5,
-                                                 pool or None)
+            hits = resources.store.search_sparse(COLLECTION, *query.sparse,
+                                                 self._chunk_depth(depth), pool or None)
             chunk_runs.add(hits, "sparse")
-            runs["sparse"] = judgments_of(hits, "sparse")[:depth]
+            runs["sparse"] = judgments_of(hits, "sparse", self.summed)[:depth]
         if "document" in wanted:
             spec = self.params.get("document") or {}
             runs["document"] = [Hit(hit.doc_id, hit.score, "document") for hit in
@@ -224,10 +231,16 @@ class PrecedentSearch:
 
     def _dense(self, vector: np.ndarray, depth: int, where: Where, method: str = "dense",
                chunk_runs: ChunkRuns | None = None) -> list[Hit]:
-        hits = self.resources.store.search_dense(COLLECTION, vector, depth * 5, where or None)
+        hits = self.resources.store.search_dense(COLLECTION, vector, self._chunk_depth(depth),
+                                                 where or None)
         if chunk_runs is not None:
             chunk_runs.add(hits, method)
-        return judgments_of(hits, method)[:depth]
+        return judgments_of(hits, method, self.summed)[:depth]
+
+    def _chunk_depth(self, depth: int) -> int:
+        """Chunks searched for `depth` judgments: five each, ten when several are summed (a
+        judgment's second and third chunks lie deeper than its first)."""
+        return depth * (5 if self.summed == 1 else 10)
 
     def _in_pool(self, hits: list[Hit], sources: tuple[str, ...] | None) -> list[Hit]:
         if not sources:
