@@ -177,13 +177,14 @@ def tuning_set(queryset: QuerySet, corpus_root: Path, warehouse: Path) -> QueryS
 
 
 def load_corpus_set(name: str, corpus_root: Path, judgments: pd.DataFrame | None = None,
-                    warehouse: Path | None = None) -> QuerySet:
+                    warehouse: Path | None = None, dev_split: str = HELDOUT) -> QuerySet:
     """A corpus query set; `irled2017-precedents` takes its query texts from the judgments table,
-    the development sets are built from the `warehouse` tables."""
+    the development sets are built from the `warehouse` tables (their evaluated held-out
+    queries, or with `dev_split=TRAIN` their whole training half, where choices are made)."""
     if name in DEV_SET_SIDES:
         if warehouse is None:
             raise ValueError(f"{name} is built from the warehouse tables: give their folder")
-        return load_dev_set(name, corpus_root, warehouse)
+        return load_dev_set(name, corpus_root, warehouse, dev_split)
     aila = corpus_root / "judgments" / "aila2019"
     if name == "aila2019-precedents":
         return QuerySet(name, aila_queries(corpus_root),
@@ -211,10 +212,11 @@ def querysets_for(side: str) -> list[str]:
 
 
 def load_any_queryset(name: str, corpus_root: Path, judgments: pd.DataFrame | None = None,
-                      warehouse: Path | None = None) -> QuerySet:
-    """An authored set from evals/querysets/, or a corpus set by its name."""
+                      warehouse: Path | None = None, dev_split: str = HELDOUT) -> QuerySet:
+    """An authored set from evals/querysets/, or a corpus set by its name (`dev_split`: which
+    half of a development set, `load_corpus_set`)."""
     if name in CORPUS_SETS:
-        return load_corpus_set(name, corpus_root, judgments, warehouse)
+        return load_corpus_set(name, corpus_root, judgments, warehouse, dev_split)
     authored = queryset_names()
     if name not in authored:
         raise QuerySetError(f"unknown query set {name!r}: a name, one of "

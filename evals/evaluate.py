@@ -11,6 +11,7 @@ config is scored on the held-out half only.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ from evals.metrics import DEFAULT_METRICS, STATUTE_METRICS, evaluate_groups
 from evals.querysets import QuerySet, unknown_documents
 from evals.runner import SIDES, group_tags, run_queryset, statute_side
 from evals.runs import write_trec
-from evals.tuning import HELDOUT, fit, in_split, is_trained, is_tuned
+from evals.tuning import HELDOUT, TRAIN, fit, in_split, is_trained, is_tuned
 from nyaya.index.store import open_store
 from nyaya.judgments.sources import doc_id_of
 from nyaya.provenance import code_version, tree_fingerprint
@@ -92,13 +93,21 @@ def _search(searcher: Callable, name: str, params: dict, resources,
 
 def run_configs(settings: Settings, names: Sequence[str], *, first: int | None = None,
                 runs_dir: Path | None = None, log: Callable[[str], None] = print,
-                loaded: Callable[[str, float], None] | None = None) -> Iterator[ConfigRun]:
+                loaded: Callable[[str, float], None] | None = None,
+                dev_split: str = HELDOUT) -> Iterator[ConfigRun]:
     """Every query set of each config through its side's search, one side at a time (its
     resources loaded once). Each run is written to `runs_dir/<query set>/<config>.trec`
     (data/runs by default). `first` keeps each set's first N queries (quick runs); `loaded`
-    hears (side, seconds) when a side's resources are loaded."""
-    runs_dir = settings.data_dir / "runs" if runs_dir is None else runs_dir
+    hears (side, seconds) when a side's resources are loaded; `dev_split=TRAIN` runs the
+    development sets' training halves instead of their held-out queries (choosing a method
+    there; a config that learned from those halves is refused)."""
     configs = {name: load_config(name) for name in names}
+    learned = sorted(name for name, config in configs.items() if is_trained(config.params))
+    if dev_split != HELDOUT and learned:
+        raise EvaluationError(f"config {', '.join(learned)} learned from the development sets' "
+                              f"training halves: scored there it would be scored on what it "
+                              f"learned from")
+    runs_dir = settings.data_dir / "runs" if runs_dir is None else runs_dir
     by_side = {side: [name for name, config in configs.items()
                       if side_of(config) == side] for side in SIDES}
     judgments = None
@@ -129,8 +138,8 @@ def run_configs(settings: Settings, names: Sequence[str], *, first: int | None =
                 config = configs[name]
                 for queryset_name in querysets_for(side):
                     queryset = first_queries(load_any_queryset(
-                        queryset_name, settings.corpus_root, judgments, settings.warehouse),
-                        first)
+                        queryset_name, settings.corpus_root, judgments, settings.warehouse,
+                        dev_split), first)
                     search, fitted = _search(searcher, name, config.params, resources,
                                              tuning_set(queryset, settings.corpus_root,
                                                         settings.warehouse))
@@ -189,13 +198,16 @@ def _querysets(settings: Settings, names: Sequence[str]) -> dict[str, QuerySet]:
             for name in names}
 
 
-def score_runs(settings: Settings, runs: pd.DataFrame) -> pd.DataFrame:
+def score_runs(settings: Settings, runs: pd.DataFrame,
+               querysets: Mapping[str, QuerySet] | None = None) -> pd.DataFrame:
     """The metrics table of a runs table (`ConfigRun.frame` rows), with provenance on every
-    row: corpus fingerprint, code version, config hash, embedder, date, timings."""
+    row: corpus fingerprint, code version, config hash, embedder, date, timings. The runs are
+    scored on `querysets` (the sets as evaluated, loaded again when not given)."""
     fingerprint = tree_fingerprint(settings.corpus_root, ("statutes", "mappings", "judgments"))
     version = code_version()
     evaluated_at = datetime.now(UTC).isoformat(timespec="seconds")
-    querysets = _querysets(settings, sorted(runs["queryset"].unique()))
+    if querysets is None:
+        querysets = _querysets(settings, sorted(runs["queryset"].unique()))
     rows = []
     for (config, queryset_name), run in runs.groupby(["config", "queryset"]):
         first = run.iloc[0]
@@ -272,18 +284,32 @@ def compare_to_bm25(settings: Settings, runs: pd.DataFrame) -> pd.DataFrame:
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m evals.evaluate CONFIG...`: the named configs (defaults or `evals/configs/
     tried/`) over every set of their side, on the built data; MAP and nDCG@10 per set, over
-    all scored queries and per half. Runs go to `<data>/runs-tried/`, not the pipeline's."""
+    all scored queries and per half. Runs go to `<data>/runs-tried/`, not the pipeline's;
+    `--training` puts the development sets' training halves in place of their held-out
+    queries."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m evals.evaluate", description=main.__doc__)
     parser.add_argument("configs", nargs="+", metavar="CONFIG")
     parser.add_argument("--first", type=int, default=None, metavar="N",
                         help="each set's first N queries only (a quick look)")
+    parser.add_argument("--training", action="store_true",
+                        help="the development sets' whole training halves instead of their "
+                             "held-out queries: where a method is chosen (runs go to "
+                             "<data>/runs-training/)")
     args = parser.parse_args(argv)
     settings = Settings.from_env()
-    runs = pd.concat([run.frame() for run in run_configs(
-        settings, args.configs, first=args.first, runs_dir=settings.data_dir / "runs-tried")])
-    metrics = score_runs(settings, runs)
+    try:
+        config_runs = list(run_configs(
+            settings, args.configs, first=args.first, dev_split=TRAIN if args.training else
+            HELDOUT, runs_dir=settings.data_dir / ("runs-training" if args.training else
+                                                   "runs-tried")))
+    except EvaluationError as err:
+        print(f"python -m evals.evaluate: {err}", file=sys.stderr)
+        return 2
+    runs = pd.concat([run.frame() for run in config_runs])
+    metrics = score_runs(settings, runs, {run.queryset.name: run.queryset
+                                          for run in config_runs})
     shown = metrics[metrics["group_kind"].isin(["all", "split"])]
     table = shown.pivot_table(index=["queryset", "config"], columns="group",
                               values=["map", "ndcg@10"]).round(4)

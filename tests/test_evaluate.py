@@ -7,10 +7,17 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from evals.evaluate import ConfigRun, first_queries, metrics_of, scored_qrels
+from evals.evaluate import (
+    ConfigRun,
+    EvaluationError,
+    first_queries,
+    metrics_of,
+    run_configs,
+    scored_qrels,
+)
 from evals.querysets import QuerySet
 from evals.runs import rank_frame
-from evals.tuning import HELDOUT, split_of
+from evals.tuning import HELDOUT, TRAIN, split_of
 from nyaya.judgments.sources import doc_id_of
 
 QIDS = [f"Q{i}" for i in range(1, 13)]
@@ -39,6 +46,19 @@ def test_a_judgment_file_has_the_doc_id_its_reader_gives(rel, doc_id):
 def test_a_tuned_config_is_scored_on_the_held_out_half_only(config, expected):
     assert sorted(scored_qrels(config, QUERYSET)) == sorted(expected)
     assert 0 < len(scored_qrels("wsum-tuned", QUERYSET)) < len(QIDS)
+
+
+@pytest.mark.parametrize("configs", [["wsum-tuned"], ["lookup-cases-ltr", "bm25-sections"],
+                                     ["dense-trained"]])
+def test_a_config_that_learned_from_training_halves_is_never_run_on_them(configs, tmp_path):
+    """`--training` scores configs on the development sets' training halves: one tuned,
+    reranked or encoded from those halves is refused before anything is searched."""
+    from nyaya.settings import Settings
+
+    settings = Settings(tmp_path / "corpus", tmp_path / "data", tmp_path / "qdrant", None)
+    with pytest.raises(EvaluationError, match=f"config {configs[0]} learned from"):
+        next(run_configs(settings, configs, dev_split=TRAIN))
+    assert not (tmp_path / "data").exists()
 
 
 @pytest.mark.parametrize(("count", "kept"), [(None, 12), (3, 3), (0, 0), (50, 12)])
