@@ -21,11 +21,11 @@ from nyaya.index.embedders import load_embedder
 from nyaya.index.lookups import CitationGraph, EntityIndex
 from nyaya.index.store import VectorStore
 from nyaya.retrieval.case_votes import CaseVotes, judgment_votes, section_votes
+from nyaya.retrieval.chunks import COLLECTION as PRECEDENTS
 from nyaya.retrieval.citing_contexts import section_contexts
 from nyaya.retrieval.documents import DocumentResources, DocumentSearch
 from nyaya.retrieval.pipeline import COLLECTION, StatuteResources, StatuteSearch
 from nyaya.retrieval.postprocess import CrossReferences, Definitions
-from nyaya.retrieval.precedents import COLLECTION as PRECEDENTS
 from nyaya.retrieval.precedents import PrecedentResources, PrecedentSearch
 from nyaya.retrieval.query_analysis import QueryAnalyzer
 from nyaya.retrieval.section_encoder import SectionEncoder, encoder_path
@@ -89,14 +89,14 @@ def load_precedent_resources(settings: Settings, store: VectorStore) -> Preceden
 
 def load_aila_statute_resources(settings: Settings, store: VectorStore) -> DocumentResources:
     """AILA 2019's 197 statute descriptions in memory, embedded by the sections embedder, and
-    (for a config that asks) the judgments voting for them (`store` is unused: the runner
-    opens one per side)."""
+    (for a config that asks) the judgments voting for them, found in `store`'s judgment
+    chunks where a config asks."""
     documents = aila_statute_documents(settings.corpus_root)
     return DocumentResources(documents, load_embedder(settings.embedder_of(COLLECTION),
                                                       settings.models_dir, settings.bge_m3_path),
                              lambda: aila_statute_votes(settings.warehouse, documents),
                              lambda: section_contexts(settings.warehouse).retargeted(
-                                 aila_statutes_of(settings.warehouse, documents)))
+                                 aila_statutes_of(settings.warehouse, documents)), store)
 
 
 def aila_statutes_of(warehouse: Path, documents: pd.DataFrame) -> dict[str, list[str]]:

@@ -38,7 +38,7 @@ from nyaya.verify.gate import verify_text
 #: development sets (docs/results.md, docs/retrieval-methods.md says why where it is not the
 #: top row).
 DEFAULT_CONFIGS = {"statutes": "lookup-cases-rrf", "precedents": "precedents-sparse-top-chunks",
-                   "aila-statutes": "aila-statutes-cases"}
+                   "aila-statutes": "aila-statutes-cases-chunks"}
 SNIPPET_CHARS = 240
 MAX_K = 1000
 _WORD = re.compile(r"[a-z0-9]+")

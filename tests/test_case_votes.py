@@ -418,6 +418,36 @@ def test_within_and_terms_combine(bm25):
     assert [hit.doc_id for hit in hits] == ["d4"]
 
 
+
+#: chunks of the same judgments, as another way to find voters: j-murder's chunk matches the
+#: question best here, j-theft's next, j-leak's (printing the question) most of all
+CHUNK_TEXTS = {
+    "j-murder": "the accused entered a house at night and stole gold jewellery; a quarrel",
+    "j-theft": "gold jewellery stolen from a house",
+    "j-leak": JUDGMENTS["j-leak"],
+}
+
+
+@pytest.fixture(scope="module")
+def by_chunks(votes):
+    return votes.found_by(BM25Retriever(list(CHUNK_TEXTS), list(CHUNK_TEXTS.values())))
+
+
+def test_voters_found_another_way_vote_the_same_way(votes, by_chunks):
+    """`found_by`: the voters and their weights come from the other finder; a judgment
+    printing the question still never votes, and the original votes are untouched."""
+    found = {hit.doc_id: hit.score for hit in
+             BM25Retriever(list(CHUNK_TEXTS), list(CHUNK_TEXTS.values())).search(QUESTION, 10)}
+    assert list(found)[:2] == ["j-leak", "j-murder"]
+    assert [hit.doc_id for hit in by_chunks.voters(QUESTION)] == ["j-murder", "j-theft"]
+    assert {hit.doc_id: hit.score for hit in by_chunks.search(QUESTION, 10)} == pytest.approx({
+        "IPC-302": found["j-murder"], "IPC-380": found["j-theft"],
+        "IPC-379": found["j-theft"]})
+    assert [hit.doc_id for hit in votes.voters(QUESTION)] == ["j-none", "j-burglary",
+                                                              "j-theft"]
+    assert [hit.doc_id for hit in by_chunks.voters(QUESTION, excluded={"j-murder"})] == [
+        "j-theft"]
+
 # --- DocumentSearch --------------------------------------------------------------------------
 
 
@@ -509,6 +539,32 @@ def test_bad_document_configs_are_refused(resources, params, message):
     """A config error names the config, at construction, before any search."""
     with pytest.raises(ConfigError, match=message):
         DocumentSearch("cfg-x", params, resources)
+
+
+@pytest.mark.parametrize(("nearest", "expected"), [
+    ("judgments", ["IPC-380", "IPC-457", "IPC-379"]),
+    ("chunks", ["IPC-302", "IPC-379", "IPC-380"]),
+])
+def test_cases_config_chooses_how_voters_are_found(resources, by_chunks, nearest, expected):
+    """`cases: {nearest}` picks the resources' votes or their votes by chunks."""
+    with_chunks = types.SimpleNamespace(**vars(resources), votes_by_chunks=by_chunks,
+                                        store=object())
+    search = DocumentSearch("cfg", {"retrievers": ["cases"], "cases": {"nearest": nearest}},
+                            with_chunks)
+    assert [hit.doc_id for hit in search.search(QUESTION, 10)] == expected
+
+
+@pytest.mark.parametrize(("nearest", "store", "message"), [
+    ("sentences", object(), r"config cfg-x: cases: \{nearest: sentences\} is not one of "
+                            "judgments, chunks"),
+    ("chunks", None, "config cfg-x: voters found by their chunks need the judgment chunks' "
+                     "store"),
+])
+def test_voters_found_a_way_these_resources_cannot_is_refused(resources, nearest, store,
+                                                               message):
+    bare = types.SimpleNamespace(**vars(resources), store=store)
+    with pytest.raises(ConfigError, match=message):
+        DocumentSearch("cfg-x", {"retrievers": ["cases"], "cases": {"nearest": nearest}}, bare)
 
 
 def test_cases_without_citations_is_refused(resources):

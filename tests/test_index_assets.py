@@ -477,6 +477,31 @@ def test_unpartitioned_tables_show_their_first_rows_in_the_ui(built):
     assert "sample_rows" not in metadata_of(first, "statute_parts")
 
 
+def test_judgments_found_by_their_summed_chunks_in_the_store(built):
+    """`SummedChunks` over the fixture's judgment chunks: the judgment a chunk is from is
+    found by that chunk's text, each judgment's score is at least its best chunk's (the sum of
+    positive BM25 scores), and one chunk summed ranks judgments as their best chunks do."""
+    from nyaya.retrieval.chunks import COLLECTION, SummedChunks, judgments_of
+
+    _, _, data_dir = built
+    chunks = pd.read_parquet(data_dir / "warehouse" / "judgment_chunks.parquet")
+    store = open_store(data_dir / "qdrant")
+    try:
+        for text, own in zip(chunks["text"].head(3), chunks["doc_id"].head(3), strict=True):
+            summed = SummedChunks(store).search(text, 5)
+            best = {hit.doc_id: hit.score for hit in SummedChunks(store, 1).search(text, 50)}
+            assert own in [hit.doc_id for hit in summed], own
+            assert set(chunks["doc_id"]) >= {hit.doc_id for hit in summed}
+            assert all(hit.score >= best[hit.doc_id] - 1e-6 for hit in summed)
+            assert [hit.score for hit in summed] == sorted((h.score for h in summed),
+                                                           reverse=True)
+            hits = store.search_sparse(COLLECTION, *query_vector(text), 250)
+            assert [hit.doc_id for hit in SummedChunks(store, 1).search(text, 50)] == [
+                hit.doc_id for hit in judgments_of(hits, "cases")][:50]
+    finally:
+        store.close()
+
+
 def test_an_excluded_judgment_never_seeds_the_graph_expansion(built, monkeypatch):
     """A development query is a judgment with its citations masked: its own judgment ranks
     first, and its graph neighbours are the answers, so it must not seed the expansion."""

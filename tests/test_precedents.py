@@ -8,7 +8,8 @@ from types import SimpleNamespace
 import pytest
 
 from nyaya.index.store import StoreHit
-from nyaya.retrieval.precedents import judgments_of, kg_citerag_weights
+from nyaya.retrieval.chunks import judgments_of
+from nyaya.retrieval.precedents import kg_citerag_weights
 
 
 def analysis(**found) -> SimpleNamespace:

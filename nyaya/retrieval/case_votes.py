@@ -15,11 +15,13 @@ check samples the question's 8-word runs and looks each up in the judgment's wor
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
+from typing import Protocol
 
 import pandas as pd
 
@@ -93,6 +95,13 @@ class JudgmentWords:
         return prints_query(runs, self._words[doc_id])
 
 
+class NearestJudgments(Protocol):
+    """What finds the judgments nearest a text, best first (BM25 over their whole texts by
+    default)."""
+
+    def search(self, text: str, k: int) -> list[Hit]: ...
+
+
 class CaseVotes:
     """Targets (statute ids of any scheme) ranked by the votes of the judgments nearest a
     question. `cites` maps a judgment to the targets it cites; a judgment citing none never
@@ -120,6 +129,14 @@ class CaseVotes:
         """The same index (and voters found so far) voting for another scheme's targets."""
         other = CaseVotes(self.judgments, self.texts, cites)
         other.words, other._voters = self.words, self._voters
+        return other
+
+    def found_by(self, nearest: NearestJudgments) -> CaseVotes:
+        """The same votes, the voters found by `nearest` instead of BM25 over whole judgments
+        (`nyaya.retrieval.chunks.SummedChunks`: by their best chunks)."""
+        other = copy.copy(self)
+        other.judgments = nearest
+        other._voters = functools.lru_cache(maxsize=2048)(other._find_voters)
         return other
 
     def voters(self, text: str, count: int = VOTERS, excluded: Collection[str] = ()

@@ -17,15 +17,19 @@ import numpy as np
 import pandas as pd
 
 from nyaya.index.embedders import Embedder
+from nyaya.index.store import VectorStore
 from nyaya.retrieval.base import Hit
 from nyaya.retrieval.bm25 import BM25Retriever, feedback_of
 from nyaya.retrieval.case_votes import VOTERS, CaseVotes
+from nyaya.retrieval.chunks import SummedChunks
 from nyaya.retrieval.citing_contexts import CitingContexts
 from nyaya.retrieval.dense import ExactDenseRetriever
 from nyaya.retrieval.fusion import cascade, rrf
 from nyaya.retrieval.pipeline import ConfigError
 
 RETRIEVERS = ("dense", "sparse", "cases", "contexts")
+#: how the judgments that vote are found (`cases: {nearest}`)
+NEAREST = ("judgments", "chunks")
 FUSIONS = ("rrf", "cascade")
 
 
@@ -39,10 +43,19 @@ class DocumentResources:
     #: builds the judgment passages citing the documents (`contexts`), once, for a config
     #: that asks
     citing_contexts: Callable[[], CitingContexts] | None = None
+    #: the judgment chunks' store, for votes whose voters are found by their chunks
+    #: (`cases: {nearest: chunks}`)
+    store: VectorStore | None = None
 
     @functools.cached_property
     def votes(self) -> CaseVotes | None:
         return None if self.case_votes is None else self.case_votes()
+
+    @functools.cached_property
+    def votes_by_chunks(self) -> CaseVotes:
+        """`votes`, the voters found by their three best chunks (`DocumentSearch` checked
+        that both exist)."""
+        return self.votes.found_by(SummedChunks(self.store))
 
     @functools.cached_property
     def contexts(self) -> CitingContexts | None:
@@ -57,8 +70,10 @@ class DocumentResources:
 class DocumentSearch:
     """One config over the documents: `retrievers` from RETRIEVERS; two or more
     are fused by RRF (`fusion: {method: rrf, k, weights}`) or by `cascade` (the first retriever's
-    ranking, then what the next ones add). `cases: {voters}` sets how many similar
-    judgments vote, `prf: {docs, terms, original}` adds RM3 feedback to BM25."""
+    ranking, then what the next ones add). `cases: {voters, nearest}` sets how many similar
+    judgments vote and how they are found (`judgments`, BM25 over their whole texts, by
+    default; `chunks`, by their three best chunks), `prf: {docs, terms, original}` adds RM3
+    feedback to BM25."""
 
     def __init__(self, name: str, params: Mapping, resources: DocumentResources) -> None:
         self.name, self.resources = name, resources
@@ -82,7 +97,15 @@ class DocumentSearch:
         self.rrf_k = float(fusion.get("k", 60))
         self.weights = fusion.get("weights")
         self.candidates = int(params.get("candidates", 100))
-        self.voters = int((params.get("cases") or {}).get("voters", VOTERS))
+        cases = params.get("cases") or {}
+        self.voters = int(cases.get("voters", VOTERS))
+        self.nearest = cases.get("nearest", "judgments")
+        if self.nearest not in NEAREST:
+            raise ConfigError(f"config {name}: cases: {{nearest: {self.nearest}}} is not one of "
+                              f"{', '.join(NEAREST)}")
+        if self.nearest == "chunks" and resources is not None and resources.store is None:
+            raise ConfigError(f"config {name}: voters found by their chunks need the judgment "
+                              "chunks' store, which these resources lack")
         self.feedback = feedback_of(name, params.get("prf"))
 
     def search(self, text: str, k: int = 10, as_of: date | None = None,
@@ -101,8 +124,9 @@ class DocumentSearch:
             elif retriever == "contexts":
                 runs[retriever] = self.resources.contexts.search(text, self.candidates, excluded)
             else:
-                runs[retriever] = self.resources.votes.search(text, self.candidates,
-                                                              self.voters, excluded)
+                votes = (self.resources.votes_by_chunks if self.nearest == "chunks" else
+                         self.resources.votes)
+                runs[retriever] = votes.search(text, self.candidates, self.voters, excluded)
         if len(runs) == 1:
             return next(iter(runs.values()))[:k]
         if self.fusion == "cascade":

@@ -28,11 +28,11 @@ from nyaya.index.sparse import query_vector
 from nyaya.index.store import SparseVector, StoreHit, VectorStore, Where
 from nyaya.retrieval.base import Hit, ranked
 from nyaya.retrieval.bm25 import BM25Retriever
+from nyaya.retrieval.chunks import COLLECTION, chunk_depth, judgments_of
 from nyaya.retrieval.fusion import rrf
 from nyaya.retrieval.pipeline import ConfigError, config_retrievers
 from nyaya.retrieval.retrievers import EntityLookup, GraphExpansion, Query
 
-COLLECTION = "sc_judgments"
 METHODS = ("dense", "sparse", "document", "entity", "graph", "date", "bench")
 
 
@@ -49,18 +49,6 @@ def kg_citerag_weights(analysis: Any) -> dict[str, float]:
     if analysis.case_names:
         weights.update(sparse=0.50, dense=0.25, graph=0.15, entity=0.10)
     return weights
-
-
-def judgments_of(hits: list[StoreHit], method: str, summed: int = 1) -> list[Hit]:
-    """Chunk hits to judgment hits, each scored by the sum of its `summed` best chunks among
-    `hits` (by its best chunk alone with 1, the default: it ranks where that chunk does)."""
-    scores: dict[str, list[float]] = {}
-    for hit in hits:
-        best = scores.setdefault(str(hit.payload["judgment_id"]), [])
-        if len(best) < summed:
-            best.append(hit.score)
-    judgments = [Hit(judgment, sum(best), method) for judgment, best in scores.items()]
-    return judgments if summed == 1 else ranked(judgments)
 
 
 @dataclass
@@ -200,7 +188,7 @@ class PrecedentSearch:
             runs["dense"] = self._dense(query.dense, depth, pool, chunk_runs=chunk_runs)
         if "sparse" in wanted and query.sparse[0]:
             hits = resources.store.search_sparse(COLLECTION, *query.sparse,
-                                                 self._chunk_depth(depth), pool or None)
+                                                 chunk_depth(depth, self.summed), pool or None)
             chunk_runs.add(hits, "sparse")
             runs["sparse"] = judgments_of(hits, "sparse", self.summed)[:depth]
         if "document" in wanted:
@@ -231,16 +219,11 @@ class PrecedentSearch:
 
     def _dense(self, vector: np.ndarray, depth: int, where: Where, method: str = "dense",
                chunk_runs: ChunkRuns | None = None) -> list[Hit]:
-        hits = self.resources.store.search_dense(COLLECTION, vector, self._chunk_depth(depth),
-                                                 where or None)
+        hits = self.resources.store.search_dense(COLLECTION, vector,
+                                                 chunk_depth(depth, self.summed), where or None)
         if chunk_runs is not None:
             chunk_runs.add(hits, method)
         return judgments_of(hits, method, self.summed)[:depth]
-
-    def _chunk_depth(self, depth: int) -> int:
-        """Chunks searched for `depth` judgments: five each, ten when several are summed (a
-        judgment's second and third chunks lie deeper than its first)."""
-        return depth * (5 if self.summed == 1 else 10)
 
     def _in_pool(self, hits: list[Hit], sources: tuple[str, ...] | None) -> list[Hit]:
         if not sources:
