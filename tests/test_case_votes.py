@@ -418,7 +418,6 @@ def test_within_and_terms_combine(bm25):
     assert [hit.doc_id for hit in hits] == ["d4"]
 
 
-
 #: chunks of the same judgments, as another way to find voters: j-murder's chunk matches the
 #: question best here, j-theft's next, j-leak's (printing the question) most of all
 CHUNK_TEXTS = {
@@ -447,6 +446,7 @@ def test_voters_found_another_way_vote_the_same_way(votes, by_chunks):
                                                               "j-theft"]
     assert [hit.doc_id for hit in by_chunks.voters(QUESTION, excluded={"j-murder"})] == [
         "j-theft"]
+
 
 # --- DocumentSearch --------------------------------------------------------------------------
 

@@ -489,14 +489,15 @@ def test_judgments_found_by_their_summed_chunks_in_the_store(built):
     try:
         for text, own in zip(chunks["text"].head(3), chunks["doc_id"].head(3), strict=True):
             summed = SummedChunks(store).search(text, 5)
-            best = {hit.doc_id: hit.score for hit in SummedChunks(store, 1).search(text, 50)}
+            by_best = SummedChunks(store, 1).search(text, 50)
+            best = {hit.doc_id: hit.score for hit in by_best}
             assert own in [hit.doc_id for hit in summed], own
             assert set(chunks["doc_id"]) >= {hit.doc_id for hit in summed}
             assert all(hit.score >= best[hit.doc_id] - 1e-6 for hit in summed)
             assert [hit.score for hit in summed] == sorted((h.score for h in summed),
                                                            reverse=True)
             hits = store.search_sparse(COLLECTION, *query_vector(text), 250)
-            assert [hit.doc_id for hit in SummedChunks(store, 1).search(text, 50)] == [
+            assert [hit.doc_id for hit in by_best] == [
                 hit.doc_id for hit in judgments_of(hits, "cases")][:50]
     finally:
         store.close()
