@@ -58,32 +58,14 @@ def _judgments(args: argparse.Namespace
     return args.queryset, queryset.qrels, queryset
 
 
-def _own_metric(name: str) -> bool:
-    """A metric evals.metrics computes itself rather than ranx (judged@k, repealed@k, bpref):
-    ranx's per-query scores do not have it, and its bpref differs from trec_eval's."""
-    from evals.metrics import BPREF, JUDGED, REPEALED
-
-    return name == BPREF or name.startswith((JUDGED, REPEALED))
-
-
 def per_query_table(run: pd.DataFrame, qrels: dict[str, dict[str, int]],
                     metrics: tuple[str, ...]) -> pd.DataFrame:
     """Long rows (qid, metric, value) as `trec_eval -q` prints them: per metric, each judged
     query (an unanswered one scores 0), then its mean as qid 'all', the figure the metrics
     table reports; a mean gain is read against the queries that carry it."""
-    from evals.compare import per_query_scores
-    from evals.metrics import evaluate_run
+    from evals.metrics import per_query_scores
 
-    metrics = tuple(dict.fromkeys(metrics))
-    ranx_metrics = [m for m in metrics if not _own_metric(m)]
-    qids = pd.Index(sorted(qrels), name="qid")
-    scores = (per_query_scores(run, qrels, ranx_metrics) if ranx_metrics
-              else pd.DataFrame(index=qids))
-    for metric in metrics:
-        if _own_metric(metric):
-            scores[metric] = [evaluate_run(run[run["qid"] == qid], {qid: qrels[qid]},
-                                           (metric,))[metric] for qid in qids]
-    scores = scores[list(metrics)]
+    scores = per_query_scores(run, qrels, metrics)
     scores.loc["all"] = scores.mean()
     return scores.reset_index().melt(id_vars="qid", var_name="metric", value_name="value")
 
@@ -91,11 +73,13 @@ def per_query_table(run: pd.DataFrame, qrels: dict[str, dict[str, int]],
 def _comparison(frames: dict[str, pd.DataFrame], qrels: dict[str, dict[str, int]],
                 metrics: tuple[str, ...]) -> tuple[pd.DataFrame, list[str]]:
     """Every run against the first (the baseline), paired Student t-test, Holm across the
-    table; with the metrics left out (ours: ranx has no per-query score for them)."""
+    table; with the metrics left out of the tests (ours, `own_metric`: judged@k and
+    repealed@k describe a run's coverage, not its quality, and bpref is the tracks' figure)."""
     from evals.compare import compare_configs
+    from evals.metrics import own_metric
 
-    tested = [m for m in metrics if not _own_metric(m)]
-    left_out = [m for m in metrics if _own_metric(m)]
+    tested = [m for m in metrics if not own_metric(m)]
+    left_out = [m for m in metrics if own_metric(m)]
     if not tested:
         return pd.DataFrame(), left_out
     return compare_configs(frames, qrels, next(iter(frames)), tested), left_out

@@ -15,10 +15,9 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from ranx import evaluate
 from ranx.statistical_tests import paired_student_t_test
 
-from evals.metrics import to_ranx
+from evals.metrics import per_query_scores
 
 QrelsLike = Mapping[str, Mapping[str, int]]
 
@@ -50,36 +49,6 @@ def baseline_of(queryset: str) -> str | None:
     return SIDE_BASELINES.get(side) if side else None
 COLUMNS = ["config", "baseline", "metric", "queries", "mean", "baseline_mean", "delta",
            "p_value", "p_holm", "significant", "wins", "ties", "losses"]
-
-
-def _judged_rows(run: pd.DataFrame, qrels: QrelsLike) -> pd.DataFrame:
-    return run[run["qid"].isin(list(qrels))]
-
-
-def per_query_scores(run: pd.DataFrame, qrels: QrelsLike, metrics: Sequence[str]) -> pd.DataFrame:
-    """Every metric per judged query (index qid, sorted; one column a metric): the paired
-    tests need the per-query values, and an unanswered judged query must count as a 0, not
-    vanish (dropping it would flatter a run that answers less)."""
-    metrics = list(dict.fromkeys(metrics))
-    qids = sorted(qrels)
-    if not metrics:
-        raise ValueError("no metrics asked for")
-    judged = _judged_rows(run, qrels)
-    if judged.empty:  # nothing answered: ranx cannot build an all-empty Run, and all score 0
-        return pd.DataFrame(0.0, index=pd.Index(qids, name="qid"), columns=metrics)
-    plain = {qid: dict(docs) for qid, docs in qrels.items()}
-    ranx_qrels, ranx_run = to_ranx(judged, plain)
-    ranx_run.make_comparable(ranx_qrels)  # in place; sorts the query ids
-    # always a list of two or more: for one metric with a cutoff ("ndcg@10") and
-    # return_mean=False, ranx 0.3.21 looks its result up under the name without the cutoff
-    # and raises KeyError; the repeated name is computed twice and returned once, in a dict
-    asked = metrics if len(metrics) > 1 else metrics * 2
-    scores = evaluate(ranx_qrels, ranx_run, asked, return_mean=False, make_comparable=True,
-                      save_results_in_run=False)
-    order = ranx_run.get_query_ids()
-    frame = pd.DataFrame({m: np.asarray(scores[m], dtype=float) for m in metrics},
-                         index=pd.Index(order, name="qid"))
-    return frame.reindex(qids)
 
 
 def per_query(run: pd.DataFrame, qrels: QrelsLike, metric: str) -> pd.Series:
@@ -173,7 +142,7 @@ def compare_configs(runs: Mapping[str, pd.DataFrame], qrels: QrelsLike, baseline
         missing = {"qid", "doc_id", "rank", "score"} - set(run.columns)
         if missing:
             raise ValueError(f"run of config {name!r} lacks columns {sorted(missing)}")
-        if _judged_rows(run, qrels).empty:
+        if not run["qid"].isin(list(qrels)).any():
             raise ValueError(f"run of config {name!r} answers none of the {len(qrels)} judged "
                              "queries: wrong query set, or qids that do not match the qrels")
     scores = {name: per_query_scores(run, qrels, metrics) for name, run in runs.items()}

@@ -23,7 +23,7 @@ import pandas as pd
 
 from evals.baseline import HEADLINE_METRICS, PerQuery
 from evals.citation_sets import DEV_SET_SIDES
-from evals.compare import baseline_of, compare_configs, per_query_scores
+from evals.compare import baseline_of, compare_configs
 from evals.configs import load_config, side_of
 from evals.corpus_sets import (
     CANDIDATE_SOURCES,
@@ -32,7 +32,7 @@ from evals.corpus_sets import (
     querysets_for,
     tuning_set,
 )
-from evals.metrics import DEFAULT_METRICS, STATUTE_METRICS, evaluate_groups
+from evals.metrics import DEFAULT_METRICS, STATUTE_METRICS, evaluate_groups, per_query_scores
 from evals.querysets import QuerySet, unknown_documents
 from evals.runner import SIDES, group_tags, run_queryset, statute_side
 from evals.runs import write_trec

@@ -10,8 +10,9 @@ against pytrec_eval on real runs).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 from ranx import Qrels, Run, evaluate
 
@@ -41,39 +42,49 @@ def to_ranx(frame: pd.DataFrame, qrels: dict[str, dict[str, int]]) -> tuple[Qrel
     return Qrels(qrels), Run(run)
 
 
+def _top_share(frame: pd.DataFrame, qrels: dict[str, dict[str, int]], k: int,
+               counted: Callable[[str, str], bool]) -> dict[str, float]:
+    """Per judged query, the share of the top k that `counted(qid, doc)`; a rank the run
+    left empty counts as not counted."""
+    top = frame[(frame["rank"] <= k) & frame["qid"].isin(qrels)]
+    hits = dict.fromkeys(qrels, 0)
+    for qid, doc in zip(top["qid"].tolist(), top["doc_id"].tolist(), strict=True):
+        hits[qid] += counted(qid, doc)
+    return {qid: n / k for qid, n in hits.items()}
+
+
+def judged_per_query(frame: pd.DataFrame, qrels: dict[str, dict[str, int]],
+                     k: int) -> dict[str, float]:
+    """The share of each judged query's top k that the qrels judge (any grade)."""
+    return _top_share(frame, qrels, k, lambda qid, doc: doc in qrels[qid])
+
+
+def repealed_per_query(frame: pd.DataFrame, qrels: dict[str, dict[str, int]],
+                       k: int) -> dict[str, float]:
+    """The share of each judged query's top k that are sections of a repealed code."""
+    return _top_share(frame, qrels, k,
+                      lambda _qid, doc: doc.split(":", 1)[0] in REPEALED_CODES)
+
+
 def judged_at(frame: pd.DataFrame, qrels: dict[str, dict[str, int]], k: int) -> float:
-    """Mean share of the top k that the qrels judge (any grade), over the judged queries; a
-    rank the run left empty counts as unjudged."""
-    top = frame[(frame["rank"] <= k) & frame["qid"].isin(qrels)]
-    judged = sum(doc in qrels[qid] for qid, doc in zip(top["qid"], top["doc_id"], strict=True))
-    return judged / (k * len(qrels)) if qrels else 0.0
+    """Mean share of the top k that the qrels judge, over the judged queries."""
+    shares = judged_per_query(frame, qrels, k)
+    return sum(shares.values()) / len(shares) if shares else 0.0
 
 
-def repealed_at(frame: pd.DataFrame, qrels: dict[str, dict[str, int]], k: int) -> float:
-    """Mean share of the top k that are sections of a repealed code, over the judged
-    queries."""
-    top = frame[(frame["rank"] <= k) & frame["qid"].isin(qrels)]
-    old = top["doc_id"].str.split(":", n=1).str[0].isin(REPEALED_CODES).sum()
-    return float(old) / (k * len(qrels)) if qrels else 0.0
-
-
-def bpref(frame: pd.DataFrame, qrels: dict[str, dict[str, int]]) -> float:
-    """trec_eval's bpref, mean over the judged queries. ranx's divides by zero for a query
-    with no judged non-relevant document (IRLeD's qrels and ours list relevant ones only);
+def bpref_per_query(frame: pd.DataFrame, qrels: dict[str, dict[str, int]]) -> dict[str, float]:
+    """trec_eval's bpref of each judged query. ranx's divides by zero for a query with no
+    judged non-relevant document (IRLeD's qrels and ours list relevant ones only);
     trec_eval scores such a query as its relevant-retrieved share, and so do we, so the AILA
-    and IRLeD figures compare with the tracks' tables."""
-    if not qrels:
-        return 0.0
-    total = 0.0
+    and IRLeD figures compare with the tracks' tables. A query with nothing relevant scores 0."""
     ranked = frame[frame["qid"].isin(qrels)].sort_values(["qid", "rank"], kind="mergesort")
     by_query = dict(tuple(ranked.groupby("qid", sort=False)["doc_id"]))
+    scores = {}
     for qid, judged in qrels.items():
         relevant = sum(grade > 0 for grade in judged.values())
         nonrelevant = len(judged) - relevant
-        if not relevant:
-            continue
         score, above = 0.0, 0
-        for doc in by_query.get(qid, ()):
+        for doc in by_query.get(qid, ()) if relevant else ():
             if doc not in judged:
                 continue
             if judged[doc] > 0:
@@ -81,11 +92,11 @@ def bpref(frame: pd.DataFrame, qrels: dict[str, dict[str, int]]) -> float:
                                 if nonrelevant else 0.0)
             else:
                 above += 1
-        total += score / relevant
-    return total / len(qrels)
+        scores[qid] = score / relevant if relevant else 0.0
+    return scores
 
 
-def _check_cutoffs(metrics: tuple[str, ...]) -> None:
+def _check_cutoffs(metrics: Sequence[str]) -> None:
     """ranx says only "invalid literal for int()" of a cutoff like `ndcg@ten`: name the metric."""
     for name in metrics:
         _, at, cutoff = name.partition("@")
@@ -94,26 +105,62 @@ def _check_cutoffs(metrics: tuple[str, ...]) -> None:
                              f"got {cutoff!r}")
 
 
+def _ranx_per_query(judged: pd.DataFrame, qrels: dict[str, dict[str, int]],
+                    metrics: list[str]) -> pd.DataFrame:
+    ranx_qrels, ranx_run = to_ranx(judged, {qid: dict(docs) for qid, docs in qrels.items()})
+    ranx_run.make_comparable(ranx_qrels)  # in place; sorts the query ids
+    # always a list of two or more: for one metric with a cutoff ("ndcg@10") and
+    # return_mean=False, ranx 0.3.21 looks its result up under the name without the cutoff
+    # and raises KeyError; the repeated name is computed twice and returned once, in a dict
+    asked = metrics if len(metrics) > 1 else metrics * 2
+    scores = evaluate(ranx_qrels, ranx_run, asked, return_mean=False, make_comparable=True,
+                      save_results_in_run=False)
+    return pd.DataFrame({m: np.asarray(scores[m], dtype=float) for m in metrics},
+                        index=pd.Index(ranx_run.get_query_ids(), name="qid"))
+
+
+def per_query_scores(frame: pd.DataFrame, qrels: dict[str, dict[str, int]],
+                     metrics: Sequence[str]) -> pd.DataFrame:
+    """Every metric per judged query (index qid, sorted; one column a metric). An unanswered
+    judged query scores 0 and never drops: dropping it would flatter a run that answers less.
+    Group means and paired tests are read from this one table, so ranx converts a run once."""
+    metrics = list(dict.fromkeys(metrics))
+    if not metrics:
+        raise ValueError("no metrics asked for")
+    _check_cutoffs(metrics)
+    qids = pd.Index(sorted(qrels), name="qid")
+    judged = frame[frame["qid"].isin(list(qrels))]
+    scores = pd.DataFrame(0.0, index=qids, columns=metrics)
+    ranx_metrics = [m for m in metrics if not own_metric(m)]
+    if ranx_metrics and not judged.empty:  # ranx cannot take a run with no line at all
+        scores[ranx_metrics] = _ranx_per_query(judged, qrels, ranx_metrics).reindex(qids)
+    for name in metrics:
+        if name == BPREF:
+            scores[name] = pd.Series(bpref_per_query(judged, qrels))
+        elif own_metric(name):
+            per_query = judged_per_query if name.startswith(JUDGED) else repealed_per_query
+            scores[name] = pd.Series(per_query(judged, qrels, int(name.split("@")[1])))
+    return scores
+
+
+def own_metric(name: str) -> bool:
+    """A metric computed here rather than by ranx (judged@k, repealed@k, bpref): ranx has no
+    judged@k or repealed@k, and its bpref differs from trec_eval's."""
+    return name == BPREF or name.startswith((JUDGED, REPEALED))
+
+
+def _means(scores: pd.DataFrame, metrics: Sequence[str]) -> dict[str, float]:
+    """Each metric's mean over the queries as ranx takes it (np.mean in query order); no
+    judged query at all scores 0."""
+    if scores.empty:
+        return dict.fromkeys(metrics, 0.0)
+    return {name: float(np.mean(scores[name].to_numpy())) for name in metrics}
+
+
 def evaluate_run(frame: pd.DataFrame, qrels: dict[str, dict[str, int]],
                  metrics: tuple[str, ...] = DEFAULT_METRICS) -> dict[str, float]:
     """Mean metrics over the judged queries; an unanswered query scores zero, never drops."""
-    _check_cutoffs(metrics)
-    own = {name: (judged_at if name.startswith(JUDGED) else repealed_at)
-           for name in metrics if name.startswith((JUDGED, REPEALED))}
-    ranx_metrics = [m for m in metrics if m not in own and m != BPREF]
-    out: dict[str, float] = {}
-    if ranx_metrics and not frame["qid"].isin(qrels).any():
-        out |= dict.fromkeys(ranx_metrics, 0.0)  # ranx cannot take a run with no line at all
-    elif ranx_metrics:
-        ranx_qrels, ranx_run = to_ranx(frame, qrels)
-        scores = evaluate(ranx_qrels, ranx_run, ranx_metrics, make_comparable=True)
-        if not isinstance(scores, dict):  # ranx returns a bare float for a single metric
-            scores = {ranx_metrics[0]: scores}
-        out |= {name: float(scores[name]) for name in ranx_metrics}
-    out |= {name: measure(frame, qrels, int(name.split("@")[1])) for name, measure in own.items()}
-    if BPREF in metrics:
-        out[BPREF] = bpref(frame, qrels)
-    return {name: out[name] for name in metrics}
+    return _means(per_query_scores(frame, qrels, metrics), metrics)
 
 
 def evaluate_groups(frame: pd.DataFrame, qrels: dict[str, dict[str, int]],
@@ -122,14 +169,14 @@ def evaluate_groups(frame: pd.DataFrame, qrels: dict[str, dict[str, int]],
     """One row for all judged queries, then one per value of each tag kind (query_type,
     domain, split...), each with its kind and number of judged queries. A tag kind missing for
     a query puts it in 'untagged', never out of the table."""
+    scores = per_query_scores(frame, qrels, metrics)
     rows = [{"group_kind": "all", "group": "all", "queries": len(qrels),
-             **evaluate_run(frame, qrels, metrics)}]
+             **_means(scores, metrics)}]
     for kind, tags in tag_sets.items():
         groups: dict[str, list[str]] = {}
         for qid in sorted(qrels):
             groups.setdefault(tags.get(qid) or "untagged", []).append(qid)
         for tag, qids in sorted(groups.items()):
-            subset = {qid: qrels[qid] for qid in qids}
             rows.append({"group_kind": kind, "group": tag, "queries": len(qids),
-                         **evaluate_run(frame[frame["qid"].isin(qids)], subset, metrics)})
+                         **_means(scores.loc[qids], metrics)})
     return pd.DataFrame(rows)

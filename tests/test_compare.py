@@ -20,10 +20,9 @@ from evals.compare import (
     fisher_randomization,
     holm,
     per_query,
-    per_query_scores,
     win_tie_loss,
 )
-from evals.metrics import to_ranx
+from evals.metrics import per_query_scores, to_ranx
 from evals.runs import rank_frame, read_trec, write_trec
 
 

@@ -58,6 +58,33 @@ def test_groups_by_kind_and_counts():
     assert table["mrr"].tolist() == pytest.approx([2 / 3, 0.5, 1.0, 1.0, 0.5])
 
 
+@pytest.mark.parametrize("metrics", [
+    ("map", "ndcg@10"), ("judged@2",), ("repealed@2",), ("bpref",),
+    ("precision@1", "judged@2", "bpref", "mrr", "repealed@2"),
+])
+def test_a_groups_row_is_its_queries_scored_alone(metrics):
+    """Groups are read from one per-query table: each row must equal scoring its queries on
+    their own, for ranx's measures and ours alike."""
+    qrels = {"q1": {"BNS_2023:1": 1, "n": 0}, "q2": {"b": 2, "c": 1},
+             "q3": {"IPC_1860:302": 1}, "q4": {"z": 0}}
+    run = run_of({"q1": [("BNS_2023:1", 3.0), ("IPC_1860:1", 2.0)],
+                  "q2": [("c", 2.0), ("b", 1.0), ("n", 0.5)],
+                  "q3": [("x", 1.0)], "q4": [("z", 1.0)]})
+    tags = {"query_type": {"q1": "t1", "q2": "t1", "q3": "t2"}}
+    table = evaluate_groups(run, qrels, tags, metrics).set_index(["group_kind", "group"])
+    for group, qids in [(("all", "all"), ["q1", "q2", "q3", "q4"]),
+                        (("query_type", "t1"), ["q1", "q2"]), (("query_type", "t2"), ["q3"]),
+                        (("query_type", "untagged"), ["q4"])]:
+        alone = evaluate_run(run[run["qid"].isin(qids)], {q: qrels[q] for q in qids}, metrics)
+        assert table.loc[group, list(metrics)].tolist() == pytest.approx(
+            [alone[m] for m in metrics], abs=1e-12), group
+
+
+def test_no_judged_query_scores_zero_everywhere():
+    assert evaluate_run(run_of({"q1": [("a", 1.0)]}), {}, ("map", "judged@5", "bpref")) == {
+        "map": 0.0, "judged@5": 0.0, "bpref": 0.0}
+
+
 @pytest.mark.parametrize(("hits", "k", "expected"), [
     ({"q1": [("a", 3.0), ("z", 2.0)], "q2": [("b", 1.0)]}, 2, (1 / 2 + 0 / 2) / 2),
     ({"q1": [("a", 3.0), ("n", 2.0)], "q2": [("b", 1.0)]}, 2, (2 / 2 + 0 / 2) / 2),
