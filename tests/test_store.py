@@ -525,6 +525,30 @@ def test_feedback_retriever_lets_the_lexical_branch_judge_the_dense_examples(
     assert {h.method for h in found} == {"dense-feedback"}
 
 
+def test_feedback_retrievers_share_their_first_pass_through_a_memo(
+        loaded: VectorStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A grid over a, b, c (evals/tuning.py) runs the first pass once per query; the answers
+    are those of a retriever without a memo."""
+    from nyaya.retrieval import retrievers
+    from nyaya.retrieval.retrievers import Query, StoreFeedback
+
+    vector_of = {p.payload["doc_id"]: p.dense for p in POINTS}.__getitem__
+    query = Query("q", _unit(np.random.default_rng(3).normal(size=DIM)),
+                  ([COMMON_TERM, RARE_TERM], [1.0, 1.0]), analysis=None)
+    memo: dict = {}
+    for c in (0.0, 0.5, 1.0, 2.0):
+        shared = StoreFeedback(loaded, NAME, vector_of, c=c, memo=memo).search(query, 10)
+        alone = StoreFeedback(loaded, NAME, vector_of, c=c).search(query, 10)
+        assert [(h.doc_id, h.score) for h in shared] == [(h.doc_id, h.score) for h in alone]
+    assert len(memo) == 1
+    StoreFeedback(loaded, NAME, vector_of, examples=3, c=1.0, memo=memo).search(query, 10)
+    assert len(memo) == 2  # another first pass: more examples is another key
+    monkeypatch.setattr(retrievers, "FEEDBACK_MEMO_SIZE", 2)
+    other = Query("r", query.dense[::-1].copy(), query.sparse, analysis=None)
+    StoreFeedback(loaded, NAME, vector_of, c=1.0, memo=memo).search(other, 10)
+    assert len(memo) == 2  # bounded: the oldest went
+
+
 def test_edge_store_scans_every_point(tmp_path: Path) -> None:
     """The same answers as brute force for plain, filtered and fused searches."""
     store = load(EdgeStore(tmp_path / "qdrant"))

@@ -148,6 +148,7 @@ class StatuteResources:
         self._bm25: dict[bool, BM25Retriever] = {}
         # every config of a run asks for the same query's vectors and analysis
         self.encoded = functools.lru_cache(maxsize=4096)(self._encode)
+        self.feedback_memo: dict[tuple, tuple[tuple[str, float], ...]] = {}
 
     def _encode(self, text: str) -> tuple[np.ndarray, SparseVector, Any]:
         """A query's dense vector, sparse vector and analysis (QueryAnalysis)."""
@@ -267,7 +268,8 @@ class StatuteSearch:
             spec = self.params.get("feedback", {})
             return StoreFeedback(resources.store, COLLECTION, resources.vector,
                                  int(spec.get("examples", 5)), float(spec.get("a", 1.0)),
-                                 float(spec.get("b", 1.0)), float(spec.get("c", 0.0)), where)
+                                 float(spec.get("b", 1.0)), float(spec.get("c", 0.0)), where,
+                                 memo=resources.feedback_memo)
         if name == "cases":
             return CaseVoting(resources.votes, int((self.params.get("cases") or {}).get(
                 "voters", VOTERS)), self.searchable.__contains__)

@@ -3,7 +3,8 @@ that name their method out. Each wraps one index built by the index stage."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import json
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Protocol
@@ -95,13 +96,20 @@ class StoreHybrid:
         return _store_hits(hits, self.name, self.id_field)
 
 
+#: First passes a feedback memo keeps (oldest dropped first): a grid search's training queries
+#: fit many times over
+FEEDBACK_MEMO_SIZE = 4096
+
+
 @dataclass
 class StoreFeedback:
     """Dense search steered by relevance feedback inside Qdrant: the top `examples` dense
     hits are scored by a feedback model, here the lexical branch (each example's BM25 score
     for the query, divided by the best of them), and the engine's naive feedback query
     searches the whole collection again with coefficients a, b, c (fitted on training
-    queries, evals/tuning.py). No example scored above zero leaves plain dense search."""
+    queries, evals/tuning.py). No example scored above zero leaves plain dense search.
+    `memo`, shared by the retrievers of one set of resources, keeps the first pass, which does
+    not depend on a, b, c: a grid over them runs it once per query."""
 
     store: VectorStore
     collection: str
@@ -113,8 +121,26 @@ class StoreFeedback:
     where: Where | None = None
     id_field: str = "doc_id"
     name: str = "dense-feedback"
+    memo: MutableMapping[tuple, tuple[tuple[str, float], ...]] | None = None
 
     def search(self, query: Query, k: int) -> list[Hit]:
+        lexical = self._first_pass(query)
+        best = max((score for _, score in lexical), default=0.0)
+        if best <= 0 or self.c == 0:
+            hits = self.store.search_dense(self.collection, query.dense, k, self.where)
+            return _store_hits(hits, self.name, self.id_field)
+        feedback = NaiveFeedback(tuple((self.vector_of(doc), score / best)
+                                       for doc, score in lexical), self.a, self.b, self.c)
+        hits = self.store.search_feedback(self.collection, query.dense, feedback, k, self.where)
+        return _store_hits(hits, self.name, self.id_field)
+
+    def _first_pass(self, query: Query) -> tuple[tuple[str, float], ...]:
+        """The top dense examples, in rank order, with their lexical scores (0 unmatched)."""
+        key = (self.collection, self.examples, self.id_field,
+               json.dumps(self.where, sort_keys=True, default=str), query.dense.tobytes(),
+               tuple(query.sparse[0]), tuple(query.sparse[1]))
+        if self.memo is not None and key in self.memo:
+            return self.memo[key]
         first = self.store.search_dense(self.collection, query.dense, self.examples, self.where)
         docs = [str(hit.payload[self.id_field]) for hit in first]
         lexical = dict.fromkeys(docs, 0.0)
@@ -122,14 +148,12 @@ class StoreFeedback:
             judged = self.store.search_sparse(self.collection, *query.sparse, len(docs),
                                               {**(self.where or {}), self.id_field: docs})
             lexical.update((str(h.payload[self.id_field]), h.score) for h in judged)
-        best = max(lexical.values(), default=0.0)
-        if best <= 0 or self.c == 0:
-            hits = self.store.search_dense(self.collection, query.dense, k, self.where)
-            return _store_hits(hits, self.name, self.id_field)
-        feedback = NaiveFeedback(tuple((self.vector_of(doc), score / best)
-                                       for doc, score in lexical.items()), self.a, self.b, self.c)
-        hits = self.store.search_feedback(self.collection, query.dense, feedback, k, self.where)
-        return _store_hits(hits, self.name, self.id_field)
+        found = tuple(lexical.items())
+        if self.memo is not None:
+            if len(self.memo) >= FEEDBACK_MEMO_SIZE:
+                del self.memo[next(iter(self.memo))]
+            self.memo[key] = found
+        return found
 
 
 @dataclass
