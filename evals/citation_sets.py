@@ -10,6 +10,9 @@ query whose answers are known without a human judge:
   mapped to a section of the corpus through their titles (`aila_sections`).
 - `cited-precedents` (precedents side): a whole judgment with its case citations masked (the
   IRLeD convention), judged on the judgments it cites that are in the candidate pool.
+- `cited-aila-precedents` (precedents side): an AILA case document's opening facts, as long as
+  an AILA 2019 precedent query, judged on the AILA documents the whole judgment cites (the
+  way AILA made its queries: the facts of a judgment, its citations the answers).
 - precedent passages (training the precedent relevance model for short texts, not evaluated
   as retrieval): the first chunk of a judgment that cites a pool judgment, or the words either
   side of that citation, its case citations masked, judged on the pool judgments it cites.
@@ -35,19 +38,27 @@ from nyaya.retrieval.case_votes import statute_targets
 
 MASK = "[?CITATION?]"  # IRLeD's placeholder
 STATUTES_SET, AILA_SET, PRECEDENTS_SET = "cited-statutes", "cited-aila-statutes", "cited-precedents"
+AILA_PRECEDENTS_SET = "cited-aila-precedents"
 #: the precedent passages' two forms (training the precedent relevance model only)
 PRECEDENT_PASSAGES_SET, PRECEDENT_QUESTIONS_SET = "cited-precedent-passages", \
     "cited-precedent-questions"
 DEV_SET_SIDES = {STATUTES_SET: "statutes", AILA_SET: "aila-statutes",
-                 PRECEDENTS_SET: "precedents"}
+                 PRECEDENTS_SET: "precedents", AILA_PRECEDENTS_SET: "precedents"}
 #: Held-out queries each set is evaluated on: every config of the side runs them in CI and in
 #: `make run`, so the cut keeps that to about a minute more (docs/devsets.md has the timings).
-EVAL_QUERIES = {STATUTES_SET: 50, AILA_SET: 100, PRECEDENTS_SET: 50}
+EVAL_QUERIES = {STATUTES_SET: 50, AILA_SET: 100, PRECEDENTS_SET: 50, AILA_PRECEDENTS_SET: 100}
 #: Training queries a tuned config fits its parameters on.
 FIT_QUERIES = 20
 #: Judgments a query is made from, and the precedent set's candidates. IRLeD's current cases
 #: are left out: they are IRLeD's own queries, their citations already masked.
-POOL = ("aila2019", "irled2017_prior")
+AILA_SOURCE = "aila2019"  # AILA 2019's case documents: the candidates of its precedent task
+POOL = (AILA_SOURCE, "irled2017_prior")
+#: Words of an AILA-style facts query: AILA 2019's 50 precedent queries run 198-1,023 words,
+#: median 529.
+FACTS_WORDS = 500
+#: The last line of an AILA case document's header (title, court, date, case number, bench).
+_HEADER_END = re.compile(r"^The Judgment was delivered by\b.*$\n?", re.MULTILINE)
+_HEADER_CHARS = 2000  # where a header ends at the latest
 #: Least word overlap (Jaccard) between an AILA description and a same-titled section for the
 #: title to map it: a title alone ("Punishment", "Penalties") is often ambiguous.
 MIN_OVERLAP = 0.2
@@ -188,6 +199,34 @@ def precedent_queries(mentions: pd.DataFrame, judgments: pd.DataFrame) -> pd.Dat
             rows.append({"qid": doc_id, "query": mask_spans(
                 texts[doc_id], case_citation_spans(found, texts[doc_id])),
                 "judged": sorted(cited - excluded)})
+    return pd.DataFrame(rows, columns=["qid", "query", "judged"])
+
+
+def facts_queries(precedents: pd.DataFrame, mentions: pd.DataFrame, judgments: pd.DataFrame,
+                  words: int = FACTS_WORDS) -> pd.DataFrame:
+    """AILA-style precedent queries: each AILA case document's first `words` words after its
+    header, every citation in them masked (AILA replaced Acts and sections with placeholders),
+    judged on the AILA documents the whole judgment cites (`precedents`' judged, from
+    `precedent_queries`). AILA's task ranks its own documents only, and its queries are a
+    judgment's facts, not the whole text."""
+    aila = set(judgments.loc[judgments["source"] == AILA_SOURCE, "doc_id"])
+    texts = dict(zip(judgments["doc_id"], judgments["text"], strict=True))
+    cited = {qid: [doc for doc in judged if doc in aila]
+             for qid, judged in zip(precedents["qid"], precedents["judged"], strict=True)
+             if qid in aila}
+    found = mentions[mentions["doc_id"].isin(cited)]
+    rows = []
+    for qid, judged in cited.items():
+        if not judged:
+            continue
+        text, own = texts[qid], found[found["doc_id"] == qid]
+        cases = own["mention_type"] == "case"
+        spans = case_citation_spans(own[cases], text) + list(zip(
+            own.loc[~cases, "group_start"], own.loc[~cases, "group_end"], strict=True))
+        header = _HEADER_END.search(text, 0, _HEADER_CHARS)
+        start = header.end() if header else 0
+        body = mask_spans(text[start:], spans, start)
+        rows.append({"qid": qid, "query": " ".join(body.split()[:words]), "judged": judged})
     return pd.DataFrame(rows, columns=["qid", "query", "judged"])
 
 

@@ -18,7 +18,9 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from evals.citation_sets import (
+    AILA_PRECEDENTS_SET,
     AILA_SET,
+    AILA_SOURCE,
     DEV_SET_SIDES,
     EVAL_QUERIES,
     FIT_QUERIES,
@@ -31,6 +33,7 @@ from evals.citation_sets import (
     aila_sections,
     dev_set,
     duplicates_of,
+    facts_queries,
     passage_queries,
     precedent_passages,
     precedent_queries,
@@ -54,8 +57,9 @@ CORPUS_SET_SIDES = {"aila2019-precedents": "precedents", "aila2019-statutes": "a
                     "irled2017-precedents": "precedents", **DEV_SET_SIDES}
 CORPUS_SETS = tuple(CORPUS_SET_SIDES)
 # the judgment sources each precedent set is judged over: its candidates, and only those
-CANDIDATE_SOURCES = {"aila2019-precedents": ("aila2019",),
-                     "irled2017-precedents": ("irled2017_prior",), PRECEDENTS_SET: POOL}
+CANDIDATE_SOURCES = {"aila2019-precedents": (AILA_SOURCE,),
+                     "irled2017-precedents": ("irled2017_prior",), PRECEDENTS_SET: POOL,
+                     AILA_PRECEDENTS_SET: (AILA_SOURCE,)}
 #: The warehouse tables the development sets are built from.
 DEV_TABLES = ("citation_mentions", "judgment_chunks", "judgments", "legal_sections_documents")
 
@@ -152,10 +156,13 @@ def _built_dev_queries(warehouse: Path, corpus_root: Path, tables: tuple[str, ..
     for statute, section in aila_sections(aila_statute_documents(corpus_root), sections).items():
         aila.setdefault(section, []).append(statute)
     same = duplicates_of(judgments)
+    precedents = precedent_queries(mentions, judgments)
     return {STATUTES_SET: with_judgment(passage_queries(
                 mentions, chunks, texts, {d: [d] for d in in_force}), same),
             AILA_SET: with_judgment(passage_queries(mentions, chunks, texts, aila), same),
-            PRECEDENTS_SET: with_judgment(precedent_queries(mentions, judgments), same)}
+            PRECEDENTS_SET: with_judgment(precedents, same),
+            AILA_PRECEDENTS_SET: with_judgment(facts_queries(precedents, mentions, judgments),
+                                               same)}
 
 
 def load_dev_set(name: str, corpus_root: Path, warehouse: Path, split: str = HELDOUT,

@@ -14,6 +14,7 @@ from evals.citation_sets import (
     case_citation_spans,
     dev_set,
     duplicates_of,
+    facts_queries,
     mask_spans,
     merged,
     passage_queries,
@@ -126,6 +127,42 @@ JUDGMENTS = pd.DataFrame({
 ])
 def test_precedent_queries_never_judge_the_query_itself(mentions, expected):
     found = precedent_queries(mentions, JUDGMENTS)
+    assert list(found.itertuples(index=False, name=None)) == expected
+
+
+HEADER = ("Ram v State\nSupreme Court of India\n\n1 May 1990\nCr.A. 1 of 1990\n"
+          "The Judgment was delivered by : X, J.\n")
+FACTS = "1. The facts under Section 302 IPC are these, as in Sita v. Gita, AIR 1978 SC 597 too."
+
+
+def _facts_case(text: str, cited: str, source: str = "aila2019") -> tuple:
+    """A judgment A:9 (of `source`) printing `text`, its statute and case citations found."""
+    judgments = pd.concat([JUDGMENTS, pd.DataFrame({
+        "doc_id": ["A:9"], "source": [source], "same_case_as": [[]], "text": [text]})],
+        ignore_index=True)
+    mentions = _mentions(("A:9", "", "statute", text.index("Section"), text.index(" are"),
+                          "IPC_1860", "302"),
+                         ("A:9", "", "case", text.index("AIR"), text.index(" too"), None, None,
+                          [f"CASE:{cited}"]))
+    mentions["case_name"] = [None, "Sita v. Gita"]
+    return mentions, judgments
+
+
+@pytest.mark.parametrize(("text", "cited", "source", "words", "expected"), [
+    # the header skipped, statute and case citations masked (names too), cut to its words;
+    # judged on the AILA documents cited (A:1, not its IRLeD twin I:1)
+    (HEADER + FACTS, "A:1", "aila2019", 8,
+     [("A:9", f"1. The facts under {MASK} are these, as", ["A:1"])]),
+    (HEADER + FACTS, "A:1", "aila2019", 100,
+     [("A:9", f"1. The facts under {MASK} are these, as in {MASK} too.", ["A:1"])]),
+    (FACTS, "A:1", "aila2019", 4, [("A:9", "1. The facts under", ["A:1"])]),  # no header
+    (HEADER + FACTS, "I:2", "aila2019", 8, []),  # cites no AILA document: no query
+    (HEADER + FACTS, "A:1", "irled2017_prior", 8, []),  # not an AILA document: no query
+])
+def test_facts_queries_are_an_aila_judgments_opening_judged_on_what_it_cites(
+        text, cited, source, words, expected):
+    mentions, judgments = _facts_case(text, cited, source)
+    found = facts_queries(precedent_queries(mentions, judgments), mentions, judgments, words)
     assert list(found.itertuples(index=False, name=None)) == expected
 
 

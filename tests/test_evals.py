@@ -285,8 +285,8 @@ def test_configs_name_their_side_not_their_sets(tmp_path: Path) -> None:
     from evals.corpus_sets import querysets_for
 
     assert querysets_for("statutes") == ["cited-statutes", "nyaya-statutes", "transition"]
-    assert querysets_for("precedents") == ["aila2019-precedents", "cited-precedents",
-                                           "irled2017-precedents"]
+    assert querysets_for("precedents") == ["aila2019-precedents", "cited-aila-precedents",
+                                           "cited-precedents", "irled2017-precedents"]
     assert querysets_for("aila-statutes") == ["aila2019-statutes", "cited-aila-statutes"]
     (tmp_path / "old.yaml").write_text("name: old\nretrievers: [bm25]\nquerysets: [transition]\n")
     with pytest.raises(ValueError, match="'querysets' is no longer read"):

@@ -366,7 +366,7 @@ def test_every_query_set_is_run_measured_and_broken_down(main_run):
     assert set(metrics["queryset"]) == {"nyaya-statutes", "transition", "aila2019-statutes",
                                         "aila2019-precedents", "irled2017-precedents",
                                         "cited-statutes", "cited-aila-statutes",
-                                        "cited-precedents"}
+                                        "cited-precedents", "cited-aila-precedents"}
     for name in ("aila2019-statutes", "aila2019-precedents"):  # a line for all 50 queries
         run = (data_dir / "runs" / name).glob("*.trec")
         assert all(len({line.split()[0] for line in path.read_text().splitlines()}) == 50
