@@ -214,12 +214,12 @@ def facts_queries(precedents: pd.DataFrame, mentions: pd.DataFrame, judgments: p
     cited = {qid: [doc for doc in judged if doc in aila]
              for qid, judged in zip(precedents["qid"], precedents["judged"], strict=True)
              if qid in aila}
-    found = mentions[mentions["doc_id"].isin(cited)]
+    found = dict(tuple(mentions[mentions["doc_id"].isin(cited)].groupby("doc_id")))
     rows = []
     for qid, judged in cited.items():
         if not judged:
             continue
-        text, own = texts[qid], found[found["doc_id"] == qid]
+        text, own = texts[qid], found[qid]
         cases = own["mention_type"] == "case"
         spans = case_citation_spans(own[cases], text) + list(zip(
             own.loc[~cases, "group_start"], own.loc[~cases, "group_end"], strict=True))
