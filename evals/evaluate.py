@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -94,14 +94,24 @@ def _search(searcher: Callable, name: str, params: dict, resources,
 def run_configs(settings: Settings, names: Sequence[str], *, first: int | None = None,
                 runs_dir: Path | None = None, log: Callable[[str], None] = print,
                 loaded: Callable[[str, float], None] | None = None,
-                dev_split: str = HELDOUT) -> Iterator[ConfigRun]:
-    """Every query set of each config through its side's search, one side at a time (its
-    resources loaded once). Each run is written to `runs_dir/<query set>/<config>.trec`
-    (data/runs by default). `first` keeps each set's first N queries (quick runs); `loaded`
-    hears (side, seconds) when a side's resources are loaded; `dev_split=TRAIN` runs the
+                dev_split: str = HELDOUT, sets: Collection[str] | None = None
+                ) -> Iterator[ConfigRun]:
+    """Every query set of each config (or those of them in `sets`) through its side's
+    search, one side at a time (its resources loaded once). Each run is written to
+    `runs_dir/<query set>/<config>.trec` (data/runs by default). `first` keeps each set's
+    first N queries (quick runs); `loaded` hears (side, seconds) when a side's resources are
+    loaded; `dev_split=TRAIN` runs the
     development sets' training halves instead of their held-out queries (choosing a method
     there; a config that learned from those halves is refused)."""
     configs = {name: load_config(name) for name in names}
+    if sets is not None:
+        offered = {name for config in configs.values() for name in querysets_for(
+            side_of(config))}
+        unknown = sorted(set(sets) - offered)
+        if unknown:
+            raise EvaluationError(f"no config of {', '.join(names)} runs on query set "
+                                  f"{', '.join(unknown)}: they run on "
+                                  f"{', '.join(sorted(offered))}")
     learned = sorted(name for name, config in configs.items() if is_trained(config.params))
     if dev_split != HELDOUT and learned:
         raise EvaluationError(f"config {', '.join(learned)} learned from the development sets' "
@@ -137,6 +147,8 @@ def run_configs(settings: Settings, names: Sequence[str], *, first: int | None =
             for name in chosen:
                 config = configs[name]
                 for queryset_name in querysets_for(side):
+                    if sets is not None and queryset_name not in sets:
+                        continue
                     queryset = first_queries(load_any_queryset(
                         queryset_name, settings.corpus_root, judgments, settings.warehouse,
                         dev_split), first)
@@ -293,6 +305,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("configs", nargs="+", metavar="CONFIG")
     parser.add_argument("--first", type=int, default=None, metavar="N",
                         help="each set's first N queries only (a quick look)")
+    parser.add_argument("--set", action="append", dest="sets", metavar="NAME",
+                        help="only this query set (repeatable; every set of the configs' "
+                             "sides by default)")
     parser.add_argument("--training", action="store_true",
                         help="the development sets' whole training halves instead of their "
                              "held-out queries: where a method is chosen (runs go to "
@@ -301,9 +316,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = Settings.from_env()
     try:
         config_runs = list(run_configs(
-            settings, args.configs, first=args.first, dev_split=TRAIN if args.training else
-            HELDOUT, runs_dir=settings.data_dir / ("runs-training" if args.training else
-                                                   "runs-tried")))
+            settings, args.configs, first=args.first, sets=args.sets,
+            dev_split=TRAIN if args.training else HELDOUT,
+            runs_dir=settings.data_dir / ("runs-training" if args.training else "runs-tried")))
     except EvaluationError as err:
         print(f"python -m evals.evaluate: {err}", file=sys.stderr)
         return 2

@@ -61,6 +61,22 @@ def test_a_config_that_learned_from_training_halves_is_never_run_on_them(configs
     assert not (tmp_path / "data").exists()
 
 
+@pytest.mark.parametrize(("configs", "sets", "named"), [
+    (["precedents-sparse"], ["nyaya-statutes"], "nyaya-statutes"),
+    (["bm25-sections", "precedents-sparse"], ["cited-precedents", "no-such-set"], "no-such-set"),
+])
+def test_a_query_set_no_config_runs_on_is_refused_by_name(configs, sets, named, tmp_path):
+    """`--set` names a set outside the configs' sides: refused before anything is searched,
+    with the sets that are there."""
+    from nyaya.settings import Settings
+
+    settings = Settings(tmp_path / "corpus", tmp_path / "data", tmp_path / "qdrant", None)
+    with pytest.raises(EvaluationError, match=f"query set {named}: they run on .*"
+                                              "cited-precedents"):
+        next(run_configs(settings, configs, sets=sets))
+    assert not (tmp_path / "data").exists()
+
+
 @pytest.mark.parametrize(("count", "kept"), [(None, 12), (3, 3), (0, 0), (50, 12)])
 def test_first_queries_keeps_their_judgments(count, kept):
     subset = first_queries(QUERYSET, count)
