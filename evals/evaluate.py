@@ -100,9 +100,9 @@ def run_configs(settings: Settings, names: Sequence[str], *, first: int | None =
     search, one side at a time (its resources loaded once). Each run is written to
     `runs_dir/<query set>/<config>.trec` (data/runs by default). `first` keeps each set's
     first N queries (quick runs); `loaded` hears (side, seconds) when a side's resources are
-    loaded; `dev_split=TRAIN` runs the
-    development sets' training halves instead of their held-out queries (choosing a method
-    there; a config that learned from those halves is refused)."""
+    loaded; `dev_split=TRAIN` runs the development sets' training halves instead of their
+    held-out queries (choosing a method there; a config that learned from those halves is
+    refused). A side none of whose sets is in `sets` loads nothing."""
     configs = {name: load_config(name) for name in names}
     if sets is not None:
         offered = {name for config in configs.values() for name in querysets_for(
@@ -119,7 +119,8 @@ def run_configs(settings: Settings, names: Sequence[str], *, first: int | None =
                               f"learned from")
     runs_dir = settings.data_dir / "runs" if runs_dir is None else runs_dir
     by_side = {side: [name for name, config in configs.items()
-                      if side_of(config) == side] for side in SIDES}
+                      if side_of(config) == side] for side in SIDES
+               if sets is None or set(sets) & set(querysets_for(side))}
     judgments = None
     for side, chosen in by_side.items():
         if not chosen:
