@@ -119,11 +119,12 @@ def run_configs(settings: Settings, names: Sequence[str], *, first: int | None =
                               f"learned from")
     runs_dir = settings.data_dir / "runs" if runs_dir is None else runs_dir
     by_side = {side: [name for name, config in configs.items()
-                      if side_of(config) == side] for side in SIDES
-               if sets is None or set(sets) & set(querysets_for(side))}
+                      if side_of(config) == side] for side in SIDES}
+    chosen_sets = {side: [name for name in querysets_for(side) if sets is None or name in sets]
+                   for side in SIDES}
     judgments = None
     for side, chosen in by_side.items():
-        if not chosen:
+        if not chosen or not chosen_sets[side]:
             continue
         searcher, load = SIDES[side]
         precedents = side == "precedents"
@@ -147,9 +148,7 @@ def run_configs(settings: Settings, names: Sequence[str], *, first: int | None =
             known = set((resources.judgments if precedents else resources.documents)["doc_id"])
             for name in chosen:
                 config = configs[name]
-                for queryset_name in querysets_for(side):
-                    if sets is not None and queryset_name not in sets:
-                        continue
+                for queryset_name in chosen_sets[side]:
                     queryset = first_queries(load_any_queryset(
                         queryset_name, settings.corpus_root, judgments, settings.warehouse,
                         dev_split), first)
