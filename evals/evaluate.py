@@ -37,7 +37,7 @@ from evals.querysets import QuerySet, unknown_documents
 from evals.runner import SIDES, group_tags, run_queryset, statute_side
 from evals.runs import write_trec
 from evals.tuning import HELDOUT, TRAIN, fit, in_split, is_trained, is_tuned
-from nyaya.index.store import open_store
+from nyaya.index.store import RememberedSearches, open_store
 from nyaya.judgments.sources import doc_id_of
 from nyaya.provenance import code_version, tree_fingerprint
 from nyaya.retrieval.pipeline import StatuteSearch
@@ -138,27 +138,29 @@ def run_configs(settings: Settings, names: Sequence[str], *, first: int | None =
         if empty:
             log(f"{len(empty)} judged documents are empty or absent files in the corpus: kept "
                 f"in the qrels as misses ({', '.join(sorted(empty))})")
-        store = open_store(settings.qdrant_path, settings.qdrant_url, settings.qdrant_api_key,
-                           read_only=True)
+        # every config of the side asks the same searches of the same queries: one scan
+        # answers them all
+        store = RememberedSearches(open_store(settings.qdrant_path, settings.qdrant_url,
+                                              settings.qdrant_api_key, read_only=True))
         try:
             started = time.perf_counter()
             resources = load(settings, store)
             if loaded is not None:
                 loaded(side, time.perf_counter() - started)
             known = set((resources.judgments if precedents else resources.documents)["doc_id"])
-            for name in chosen:
-                config = configs[name]
-                for queryset_name in chosen_sets[side]:
-                    queryset = first_queries(load_any_queryset(
-                        queryset_name, settings.corpus_root, judgments, settings.warehouse,
-                        dev_split), first)
-                    search, fitted = _search(searcher, name, config.params, resources,
-                                             tuning_set(queryset, settings.corpus_root,
-                                                        settings.warehouse))
-                    missing = unknown_documents(queryset, known | empty)
+            # one query set at a time, so what its configs share is remembered together
+            for queryset_name in chosen_sets[side]:
+                queryset = first_queries(load_any_queryset(
+                    queryset_name, settings.corpus_root, judgments, settings.warehouse,
+                    dev_split), first)
+                tuning = tuning_set(queryset, settings.corpus_root, settings.warehouse)
+                missing = unknown_documents(queryset, known | empty)
+                for name in chosen:
                     if missing:
                         raise EvaluationError(f"{queryset_name}: judged documents not "
                                               f"searchable by {name}: {missing}")
+                    config = configs[name]
+                    search, fitted = _search(searcher, name, config.params, resources, tuning)
                     timed = run_queryset(search, queryset, int(config.params["top_k"]),
                                          CANDIDATE_SOURCES.get(queryset_name))
                     write_trec(timed.run, runs_dir / queryset_name / f"{name}.trec", name,

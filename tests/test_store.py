@@ -20,6 +20,7 @@ from nyaya.index.store import (
     EdgeStore,
     NaiveFeedback,
     ReadOnlyStoreError,
+    RememberedSearches,
     ScoreBoost,
     ServerStore,
     StoreDamagedError,
@@ -220,6 +221,71 @@ def test_sparse_search_ranks_the_rare_term_first(loaded: VectorStore) -> None:
     assert all(a.score >= b.score for a, b in itertools.pairwise(hits))
     assert loaded.search_sparse(NAME, [RARE_TERM], [1.0], 5, {"act_code": "IPC"}) == []
     assert loaded.search_sparse(NAME, [], [], 5) == []
+
+
+class CountingStore:
+    """The real store, counting the searches that reach it."""
+
+    def __init__(self, store: VectorStore) -> None:
+        self.store, self.searches = store, 0
+
+    def __getattr__(self, name: str):
+        return getattr(self.store, name)
+
+    def search_dense(self, *args, **kwargs) -> list[StoreHit]:
+        self.searches += 1
+        return self.store.search_dense(*args, **kwargs)
+
+    def search_sparse(self, *args, **kwargs) -> list[StoreHit]:
+        self.searches += 1
+        return self.store.search_sparse(*args, **kwargs)
+
+
+QUERY = _unit(np.random.default_rng(3).normal(size=DIM))
+
+
+def assert_same_hits(got: list[StoreHit], expected: list[StoreHit]) -> None:
+    """The same points in the same order with their payloads; scores to float32 precision
+    (qdrant-client's local mode rounds a query's score differently from call to call)."""
+    assert [(hit.id, hit.payload) for hit in got] == [(hit.id, hit.payload) for hit in expected]
+    assert [hit.score for hit in got] == pytest.approx([hit.score for hit in expected], abs=1e-6)
+
+
+def _dense(store: VectorStore, k: int, where: dict | None = None) -> list[StoreHit]:
+    return store.search_dense(NAME, QUERY, k, where)
+
+
+def _sparse(store: VectorStore, k: int, where: dict | None = None) -> list[StoreHit]:
+    return store.search_sparse(NAME, [COMMON_TERM, RARE_TERM], [1.0, 0.5], k, where)
+
+
+@pytest.mark.parametrize(("search", "asked", "reached_on_edge", "reached_on_server"), [
+    (_dense, [(10, None), (3, None), (10, None)], 1, 2),  # a smaller k from a larger answer
+    (_dense, [(3, None), (10, None), (5, None)], 2, 3),  # a larger k searches again
+    (_dense, [(5, None), (5, {"act_code": "IPC"}), (5, {"act_code": "IPC"})], 2, 2),
+    (_sparse, [(20, None), (1, None), (20, None)], 1, 2),
+    (_sparse, [(100, None), (80, None)], 1, 2),  # fewer matches than asked: all there are
+    (_sparse, [(5, {"act_code": "BNS"}), (5, None), (2, {"act_code": "BNS"})], 2, 3),
+])
+def test_remembered_searches_answer_as_the_store_and_reach_it_only_when_needed(
+        loaded: VectorStore, search, asked, reached_on_edge, reached_on_server) -> None:
+    counted = CountingStore(loaded)
+    remembered = RememberedSearches(counted)
+    for k, where in asked:
+        assert_same_hits(search(remembered, k, where), search(loaded, k, where))
+    assert counted.searches == (reached_on_edge if loaded.exact else reached_on_server)
+
+
+def test_remembered_searches_forget_the_oldest_answers_beyond_their_capacity(
+        loaded: VectorStore) -> None:
+    counted = CountingStore(loaded)
+    remembered = RememberedSearches(counted, hits=15)
+    _dense(remembered, 10)
+    _sparse(remembered, 10)  # 20 hits kept: the dense answer is dropped
+    _sparse(remembered, 5)  # on a server, another search (its top 5 need not be the first 5)
+    assert counted.searches == (2 if loaded.exact else 3)
+    assert_same_hits(_dense(remembered, 10), _dense(loaded, 10))
+    assert counted.searches == (3 if loaded.exact else 4)
 
 
 @pytest.mark.parametrize("fusion", ["rrf", "dbsf"])

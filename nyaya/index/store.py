@@ -395,6 +395,8 @@ class EdgeStore(_StoreBase):
     """
 
     backend = BACKEND_EDGE
+    #: every search scans all points, so a top k is the first k of any larger top k
+    exact = True
 
     def __init__(self, root: Path, read_only: bool = False) -> None:
         """`read_only`: search private copies; a write raises `ReadOnlyStoreError`. Every
@@ -781,6 +783,9 @@ class ServerStore(_StoreBase):
     """
 
     backend = BACKEND_SERVER
+    #: a server's collections search through their HNSW graph: a top k need not be the
+    #: first k of a larger one
+    exact = False
 
     def __init__(self, client: QdrantClient, shard_number: int | None = None,
                  replication_factor: int | None = None) -> None:
@@ -997,6 +1002,67 @@ def _server_formula(boost: ScoreBoost) -> Any:
         for field, value, bonus in boost.bonuses]
     defaults = {boost.factor_field: boost.factor_default} if boost.factor_field else None
     return models.FormulaQuery(formula=models.SumExpression(sum=terms), defaults=defaults)
+
+
+#: store hits a `RememberedSearches` keeps at most (oldest answers dropped first): about one
+#: query set's dense and sparse answers on the precedent side
+REMEMBERED_HITS = 400_000
+
+
+class RememberedSearches:
+    """A store whose dense and sparse searches are remembered, for a batch of configs run over
+    the same queries: the fused statute configs share their dense and BM25 branches, the
+    precedent configs their chunk searches, and each such search would otherwise scan the
+    collection again. On an exact store a top k is the first k of any larger top k (hits
+    ordered by score, then id), so one answer serves every smaller k. Everything else goes to
+    the store unchanged; for a read-only batch, not for a store being written."""
+
+    def __init__(self, store: VectorStore, hits: int = REMEMBERED_HITS) -> None:
+        self._store = store
+        self._capacity = hits
+        # key -> (the k asked, the hits); insertion order, oldest first
+        self._answers: dict[tuple, tuple[int, list[StoreHit]]] = {}
+        self._kept = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    def search_dense(self, collection: str, vector: np.ndarray, k: int,
+                     where: Where | None = None) -> list[StoreHit]:
+        key = ("dense", collection, np.asarray(vector, dtype=np.float32).tobytes(),
+               _where_key(where))
+        return self._remembered(key, k, lambda n: self._store.search_dense(
+            collection, vector, n, where))
+
+    def search_sparse(self, collection: str, indices: list[int], values: list[float], k: int,
+                      where: Where | None = None) -> list[StoreHit]:
+        key = ("sparse", collection, tuple(indices), tuple(values), _where_key(where))
+        return self._remembered(key, k, lambda n: self._store.search_sparse(
+            collection, indices, values, n, where))
+
+    def _remembered(self, key: tuple, k: int, search: Callable[[int], list[StoreHit]]
+                    ) -> list[StoreHit]:
+        """The top k of the answer to a search asked with k or more (it holds every match
+        when it has fewer), else the store's answer, remembered."""
+        key = key if getattr(self._store, "exact", False) else (*key, k)
+        asked, hits = self._answers.get(key, (0, []))
+        if asked >= k:
+            return hits[:k]
+        hits = search(k)
+        self._forget(key)
+        self._answers[key] = (k, hits)
+        self._kept += len(hits)
+        while self._kept > self._capacity and len(self._answers) > 1:
+            self._forget(next(iter(self._answers)))
+        return hits[:k]
+
+    def _forget(self, key: tuple) -> None:
+        _, hits = self._answers.pop(key, (0, []))
+        self._kept -= len(hits)
+
+
+def _where_key(where: Where | None) -> str:
+    return json.dumps(where, sort_keys=True, default=str)
 
 
 def open_store(qdrant_path: Path, qdrant_url: str | None = None,
