@@ -219,6 +219,37 @@ def test_other_queries_are_judged_by_the_model(judge, query, act, section, verdi
     assert says in relevance.reason
 
 
+class CountingModel:
+    """The hand model, counting the batches it predicts."""
+
+    def __init__(self, model: RelevanceModel) -> None:
+        self.model, self.batches = model, 0
+
+    def __getattr__(self, name: str):
+        return getattr(self.model, name)
+
+    def probabilities(self, matrix: pd.DataFrame) -> np.ndarray:
+        self.batches += 1
+        return self.model.probabilities(matrix)
+
+
+PREPARED = [(DEPOSIT, "BSA_2023", "112"), (DEPOSIT, "DRCA_1958", "14"),
+            ("What does BNS section 103 say?", "BNS_2023", "101"),
+            ("What does BNS section 103 say?", "BNS_2023", "103"),
+            (DEPOSIT, "BSA_2023", "112"),  # asked twice, scored once
+            ("What is the punishment for murder?", "BNS_2023", "103")]  # labeled: its qrels
+
+
+@pytest.mark.parametrize("asked", [PREPARED[:1], PREPARED[:4], PREPARED, PREPARED[::-1]])
+def test_prepared_pairs_are_judged_as_unprepared_ones_after_one_prediction(judge, asked):
+    counting = CountingModel(hand_model())
+    prepared = RelevanceJudge(SECTIONS, REGISTRY, TRANSITIONS, [QUERYSET], model=counting)
+    prepared.prepare(asked)
+    assert counting.batches == 1
+    assert [prepared.judge(*pair) for pair in asked] == [judge.judge(*pair) for pair in asked]
+    assert counting.batches == 1
+
+
 @pytest.mark.parametrize(("query", "act", "section", "lexical", "domain", "named", "related"), [
     (DEPOSIT, "BSA_2023", "112", (0.0, 1.0), -1.0, False, None),
     (DEPOSIT, "DRCA_1958", "14", (1.0, 1.0), 1.0, False, None),  # the table's best lexical match

@@ -88,6 +88,7 @@ MIN_REMOVAL_PRECISION = 0.998  # share of a removal cut's removals that must be 
 # a question lost one relevant section in eight (docs/verification.md)
 NEGATIVE_DEPTH = 10  # top BM25 and top voted sections per training query, negatives if unjudged
 VOTE_DEPTH = 200  # voted sections a query's features look at (the rest count as not voted)
+SCORES_KEPT = 65_536  # scored pairs a judge remembers (oldest dropped first)
 VOTE_TABLES = ("judgments", "citation_mentions", "citation_graph_nodes",
                "citation_graph_edges")  # read when needed
 # Areas of law that meet in ordinary questions, so that a section of one answers questions of the
@@ -226,6 +227,8 @@ class RelevanceJudge:
         # answers to one question (configs compared, a user retrying) cite the same sections
         self._view = lru_cache(maxsize=256)(self._query_view)
         self._by_model = lru_cache(maxsize=8192)(self._judge_by_model)
+        # (query, act, section) -> what `scored` returns; insertion order, oldest first
+        self._scores: dict[tuple[str, str, str], tuple[PairFeatures, float, bool]] = {}
 
     @classmethod
     def from_settings(cls, settings: Settings, labeled: Iterable[LabeledSet] = ()
@@ -362,10 +365,30 @@ class RelevanceJudge:
                ) -> tuple[PairFeatures, float, bool]:
         """What the model's verdict is made of: the pair's features, P(relevant), and whether
         the rule beside the model removes it whatever the probability."""
-        features = self.features(query, act_code, section_number)
-        row = pd.DataFrame([features.vector()], columns=PairFeatures.NAMES)
-        probability = round(float(self._trained().probabilities(row)[0]), 4)
-        return features, probability, bool(contradicted(row, [features.kind])[0])
+        pair = (query, act_code, section_number)
+        if pair not in self._scores:
+            self._score([pair])
+        return self._scores[pair]
+
+    def prepare(self, pairs: Iterable[tuple[str, str, str]]) -> None:
+        """Score the (query, act, section) pairs the model will be asked about in one batch:
+        many answers judged together (every config's answers to a query set) then predict
+        once, not once per answer, which costs milliseconds each."""
+        self._score([pair for pair in dict.fromkeys(pairs) if pair not in self._scores
+                     and normalize_query(pair[0]) not in self.labeled])
+
+    def _score(self, pairs: list[tuple[str, str, str]]) -> None:
+        if not pairs:
+            return
+        features = [self.features(*pair) for pair in pairs]
+        rows = pd.DataFrame([parts.vector() for parts in features], columns=PairFeatures.NAMES)
+        probabilities = self._trained().probabilities(rows)
+        removed = contradicted(rows, [parts.kind for parts in features])
+        for pair, parts, probability, remove in zip(pairs, features, probabilities, removed,
+                                                    strict=True):
+            self._scores[pair] = (parts, round(float(probability), 4), bool(remove))
+        while len(self._scores) > SCORES_KEPT:
+            del self._scores[next(iter(self._scores))]
 
     def _judge_by_model(self, query: str, act_code: str, section_number: str) -> Relevance:
         features, probability, contradiction = self.scored(query, act_code, section_number)
