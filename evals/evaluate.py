@@ -97,7 +97,8 @@ def run_configs(settings: Settings, names: Sequence[str], *, first: int | None =
                 dev_split: str = HELDOUT, sets: Collection[str] | None = None
                 ) -> Iterator[ConfigRun]:
     """Every query set of each config (or those of them in `sets`) through its side's
-    search, one side at a time (its resources loaded once). Each run is written to
+    search, one side at a time (its resources loaded once), one set at a time (every config
+    of the side on it). Each run is written to
     `runs_dir/<query set>/<config>.trec` (data/runs by default). `first` keeps each set's
     first N queries (quick runs); `loaded` hears (side, seconds) when a side's resources are
     loaded; `dev_split=TRAIN` runs the development sets' training halves instead of their
