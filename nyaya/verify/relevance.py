@@ -171,6 +171,7 @@ class _QueryView:
 
     lexical: np.ndarray  # per section row, relative to the best row
     rank: np.ndarray  # per section row, 1 = the best lexical match
+    order: np.ndarray  # the section rows, best lexical match first (ties in table order)
     act_lexical: dict[str, float]  # act -> its best section's lexical match
     evidence: Counter  # domain -> evidence
     named: frozenset[tuple[str, str]]
@@ -285,8 +286,9 @@ class RelevanceJudge:
         scores = (index.get_scores(tokens) if tokens else np.zeros(len(self.keys))).astype(float)
         best = scores.max(initial=0.0)
         lexical = scores / best if best > 0 else scores
+        order = np.argsort(-lexical, kind="stable")
         rank = np.empty(len(lexical), dtype=int)
-        rank[np.argsort(-lexical, kind="stable")] = np.arange(1, len(lexical) + 1)
+        rank[order] = np.arange(1, len(lexical) + 1)
         act_lexical = pd.Series(lexical).groupby(self._acts).max().to_dict()
         analysis = self.analyzer.analyze(query)
         named = frozenset((ref.act_code, normalize_section_number(ref.section))
@@ -303,7 +305,7 @@ class RelevanceJudge:
         for hit in hits:
             act_votes[doc_key(hit.doc_id)[0]] += hit.score
         total = sum(act_votes.values()) or 1.0
-        return _QueryView(lexical, rank, act_lexical, evidence, named, votes,
+        return _QueryView(lexical, rank, order, act_lexical, evidence, named, votes,
                           {act: value / total for act, value in act_votes.items()},
                           len(query.split()))
 
@@ -435,8 +437,8 @@ class RelevanceJudge:
                      ) -> list[tuple[str, str]]:
         """The k best lexical matches (ties by table order): what a plain retrieval surfaces
         (`excluded` only shares the query's view with `features`)."""
-        lexical = self._view(query, frozenset(excluded)).lexical
-        return [self.keys[i] for i in np.argsort(-lexical, kind="stable")[:k] if lexical[i] > 0]
+        view = self._view(query, frozenset(excluded))
+        return [self.keys[i] for i in view.order[:k] if view.lexical[i] > 0]
 
     def top_voted(self, query: str, k: int, excluded: Iterable[str] = ()
                   ) -> list[tuple[str, str]]:
