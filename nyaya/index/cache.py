@@ -142,12 +142,18 @@ def write_part(path: Path, hashes: list[str], vectors: np.ndarray) -> None:
 ProgressLog = Callable[[str], None]
 
 
-def embed_with_cache(texts: Sequence[str], cache: EmbeddingCache, batch_size: int = 2048,
+#: texts embedded per call, unless the embedder names its own `batch_size`
+BATCH_SIZE = 2048
+
+
+def embed_with_cache(texts: Sequence[str], cache: EmbeddingCache, batch_size: int | None = None,
                      log: ProgressLog | None = None, label: str = "texts") -> np.ndarray:
-    """Vectors for `texts` in order; only texts whose hash is not cached are embedded.
+    """Vectors for `texts` in order; only texts whose hash is not cached are embedded, in
+    batches of `batch_size` (by default the embedder's own, else BATCH_SIZE).
 
     Progress goes to `log` after every batch, with the rate and the time left.
     """
+    batch_size = batch_size or getattr(cache.embedder, "batch_size", BATCH_SIZE)
     hashes = [text_hash(text) for text in texts]
     missing: dict[str, str] = {}
     for key, text in zip(hashes, texts, strict=True):

@@ -139,6 +139,11 @@ class StaticEmbedder:
     machine gets the same model.
     """
 
+    #: texts per call when embedding a collection: model2vec spreads a call of more than
+    #: 10,000 texts over worker processes of its own (each text's vector is the same either
+    #: way; docs/speed.md)
+    batch_size = 20_480
+
     def __init__(self, source_path: Path, models_dir: Path, dims: int = STATIC_DIMS) -> None:
         from model2vec import StaticModel
 
