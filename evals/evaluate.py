@@ -156,10 +156,10 @@ def run_configs(settings: Settings, names: Sequence[str], *, first: int | None =
                     dev_split), first)
                 tuning = tuning_set(queryset, settings.corpus_root, settings.warehouse)
                 missing = unknown_documents(queryset, known | empty)
+                if missing:
+                    raise EvaluationError(f"{queryset_name}: judged documents not "
+                                          f"searchable by {chosen[0]}: {missing}")
                 for name in chosen:
-                    if missing:
-                        raise EvaluationError(f"{queryset_name}: judged documents not "
-                                              f"searchable by {name}: {missing}")
                     config = configs[name]
                     search, fitted = _search(searcher, name, config.params, resources, tuning)
                     timed = run_queryset(search, queryset, int(config.params["top_k"]),

@@ -88,14 +88,15 @@ def verification_rates(runs: pd.DataFrame, queryset: QuerySet, checker: StatuteC
     positives and relevant removed per judged held-out query."""
     texts = dict(zip(queryset.queries["qid"], queryset.queries["query"], strict=True))
     held_out = set(held_out_qrels(queryset))
+    by_config = dict(tuple(runs[runs["queryset"] == queryset.name].groupby("config",
+                                                                            sort=True)))
     tops = {config: (run.sort_values(["qid", "rank"]).groupby("qid")["doc_id"]
                      .apply(lambda docs: list(docs)[:k]).to_dict())
-            for config, run in runs[runs["queryset"] == queryset.name].groupby("config",
-                                                                                sort=True)}
+            for config, run in by_config.items()}
     judge.prepare((texts[qid], *doc_key(doc)) for top in tops.values()
                   for qid, docs in top.items() if qid in texts for doc in docs)
     rows = []
-    for config, run in runs[runs["queryset"] == queryset.name].groupby("config", sort=True):
+    for config, run in by_config.items():
         top = tops[config]
         statuses: Counter[str] = Counter()
         false_positives = asserted = relevant_removed = 0

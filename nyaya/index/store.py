@@ -1019,6 +1019,7 @@ class RememberedSearches:
 
     def __init__(self, store: VectorStore, hits: int = REMEMBERED_HITS) -> None:
         self._store = store
+        self._exact = getattr(store, "exact", False)
         self._capacity = hits
         # key -> (the k asked, the hits); insertion order, oldest first
         self._answers: dict[tuple, tuple[int, list[StoreHit]]] = {}
@@ -1044,7 +1045,7 @@ class RememberedSearches:
                     ) -> list[StoreHit]:
         """The top k of the answer to a search asked with k or more (it holds every match
         when it has fewer), else the store's answer, remembered."""
-        key = key if getattr(self._store, "exact", False) else (*key, k)
+        key = key if self._exact else (*key, k)
         asked, hits = self._answers.get(key, (0, []))
         if asked >= k:
             return hits[:k]

@@ -227,7 +227,6 @@ class RelevanceJudge:
         # a response's citations share one query: its rows and votes are computed once; and
         # answers to one question (configs compared, a user retrying) cite the same sections
         self._view = lru_cache(maxsize=256)(self._query_view)
-        self._by_model = lru_cache(maxsize=8192)(self._judge_by_model)
         # (query, act, section) -> what `scored` returns; insertion order, oldest first
         self._scores: dict[tuple[str, str, str], tuple[PairFeatures, float, bool]] = {}
 
@@ -361,7 +360,7 @@ class RelevanceJudge:
                       NOT_APPLICABLE: "remove this citation"}[verdict]
             return Relevance(verdict, f"{cited} is judged grade {grade} for {where}: {action}.",
                              SOURCE_QRELS)
-        return self._by_model(query, act_code, section_number)
+        return self._judge_by_model(query, act_code, section_number)
 
     def scored(self, query: str, act_code: str, section_number: str
                ) -> tuple[PairFeatures, float, bool]:
