@@ -20,7 +20,7 @@ from nyaya.index.build import load_vectors, vectors_embedders
 from nyaya.index.embedders import load_embedder
 from nyaya.index.lookups import CitationGraph, EntityIndex
 from nyaya.index.store import VectorStore
-from nyaya.retrieval.case_votes import CaseVotes, judgment_votes, section_votes
+from nyaya.retrieval.case_votes import CaseVotes, judgment_pairs, judgment_votes, section_votes
 from nyaya.retrieval.chunks import COLLECTION as PRECEDENTS
 from nyaya.retrieval.citing_contexts import section_contexts
 from nyaya.retrieval.documents import DocumentResources, DocumentSearch
@@ -84,7 +84,8 @@ def load_precedent_resources(settings: Settings, store: VectorStore) -> Preceden
         entities=EntityIndex.load(warehouse), graph=CitationGraph.load(warehouse),
         judgments=pq.read_table(warehouse / "judgments.parquet",
                                 columns=["doc_id", "source", "judges"]).to_pandas(),
-        whole_judgments=lambda: judgment_votes(warehouse).judgments)
+        whole_judgments=lambda: judgment_votes(warehouse).judgments,
+        judgment_pairs=lambda: judgment_pairs(warehouse))
 
 
 def load_aila_statute_resources(settings: Settings, store: VectorStore) -> DocumentResources:

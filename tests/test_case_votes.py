@@ -24,7 +24,7 @@ from nyaya.retrieval.documents import DocumentSearch
 from nyaya.retrieval.fusion import cascade
 from nyaya.retrieval.pipeline import ConfigError
 from nyaya.retrieval.retrievers import CaseVoting, Query
-from nyaya.retrieval.tokenize import tokenize
+from nyaya.retrieval.tokenize import tokenize, word_pairs
 
 
 def numbered(count: int, start: int = 0) -> str:
@@ -598,6 +598,90 @@ def test_case_voting_passes_voters_excluded_and_keep(votes, voters, excluded, ke
     assert [hit.doc_id for hit in hits] == expected
     assert hits == votes.search(QUESTION, 10, voters, frozenset(excluded), keep.__contains__)
     assert all(hit.method == retriever.name for hit in hits)
+
+
+# --- word pairs: the analyzer, the index that drops lone pairs, the document retriever -------
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The accused struck the deceased with an iron rod",
+     ["accus struck", "struck deceas", "deceas iron", "iron rod"]),  # stop words skipped
+    ("dying declaration. Dying declarations",
+     ["dying declaration", "declaration dying", "dying declaration"]),  # across sentences
+    ("Section 498A of the Code", ["section 498a", "498a code"]),
+    ("theft", []),
+    ("", []),
+])
+def test_word_pairs_are_adjacent_tokens(text, expected):
+    assert word_pairs(text) == expected
+
+
+PAIRED = {
+    "quotes": "the dying declaration recorded by the magistrate was relied upon",
+    "cited": "a dying declaration recorded by a magistrate is relied upon as true",
+    "words": "upon the declaration of the dying witness relied the magistrate",
+    "other": "the landlord kept the security deposit after the lease ended",
+}
+
+
+@pytest.fixture(scope="module")
+def pair_index():
+    return BM25Retriever(list(PAIRED), list(PAIRED.values()), analyzer=word_pairs, min_df=2)
+
+
+@pytest.mark.parametrize(("min_df", "indexed"), [(1, True), (2, False)])
+def test_a_pair_fewer_judgments_hold_than_min_df_is_not_indexed(min_df, indexed):
+    index = BM25Retriever(list(PAIRED), list(PAIRED.values()), analyzer=word_pairs,
+                          min_df=min_df)
+    assert ("security deposit" in index.top_terms("security deposit", 5)) is indexed
+    assert "dying declaration" in index.top_terms("dying declaration", 5)
+
+
+def test_pairs_find_the_judgment_sharing_phrases_not_just_words(pair_index):
+    """"words" holds every word of the query; only "cited" holds its phrases."""
+    hits = pair_index.search(PAIRED["quotes"], 4)
+    assert {hit.doc_id for hit in hits} == {"quotes", "cited"}
+
+
+def _document_resources(words: BM25Retriever, pairs: BM25Retriever):
+    return types.SimpleNamespace(documents=words, pairs=pairs, within=lambda sources: (
+        None if sources is None else np.isin(words.doc_ids, [f"{s}" for s in sources])))
+
+
+@pytest.mark.parametrize(("spec", "expected"), [
+    # words alone: "words" shares more of the query's words than "cited" does
+    ({"terms": 200}, ["words", "cited"]),
+    # the phrases lift the judgment that shares them
+    ({"terms": 200, "pairs": {"weight": 2}}, ["cited", "words"]),
+])
+def test_document_scoring_adds_weighted_pair_scores(pair_index, spec, expected):
+    from nyaya.retrieval.precedents import DocumentScoring
+
+    texts = {k: v for k, v in PAIRED.items() if k != "quotes"}
+    words = BM25Retriever(list(PAIRED), list(PAIRED.values()))
+    query = "the dying declaration recorded by the magistrate relied upon the witness"
+    scoring = DocumentScoring.of("cfg", spec)
+    hits = scoring.search(_document_resources(words, pair_index), query, 3, tuple(texts))
+    assert [hit.doc_id for hit in hits[:2]] == expected
+    assert all(hit.method == "document" for hit in hits)
+    expected_scores = words.scores(query, 200) + (
+        2 * pair_index.scores_of(sorted(set(word_pairs(query)) & set(pair_index.top_terms(
+            query, None)))) if "pairs" in spec else 0)
+    assert [hit.score for hit in hits] == [
+        float(expected_scores[list(PAIRED).index(hit.doc_id)]) for hit in hits]
+
+
+def test_a_pair_the_query_repeats_counts_once(pair_index):
+    """A whole judgment says "dying declaration" dozens of times; it is one phrase (and with
+    `terms`, each word counts once too)."""
+    from nyaya.retrieval.precedents import DocumentScoring
+
+    words = BM25Retriever(list(PAIRED), list(PAIRED.values()))
+    resources = _document_resources(words, pair_index)
+    scoring = DocumentScoring.of("cfg", {"terms": 200, "pairs": {"weight": 1}})
+    once = scoring.search(resources, "dying declaration recorded", 4, None)
+    assert len(once) == 3
+    assert scoring.search(resources, "dying declaration recorded. " * 5, 4, None) == once
 
 
 # --- the kept judgments' index ---------------------------------------------------------------

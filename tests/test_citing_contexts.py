@@ -65,7 +65,7 @@ def test_one_passage_per_citation_group_without_the_citation(contexts):
     assert contexts.targets == [frozenset({"LA_1963:18"}), frozenset({"LA_1963:18"}),
                                 frozenset({"IPC_1860:302", "BNS_2023:103"}),
                                 frozenset({"LA_1963:19"})]
-    passages = contexts.index._texts
+    passages = contexts.index.texts
     assert "Limitation Act the suit" not in passages[0]
     assert "letter admitting the debt" in passages[0] and "not time barred" in passages[0]
 
@@ -93,7 +93,7 @@ def test_span_cuts_the_text_each_side(span):
     cut = CitingContexts.from_mentions(MENTIONS.head(1), TEXTS, span=span)
     start = TEXTS["j-debt"].index("s. 18")
     end = start + len("s. 18 of the Limitation Act")
-    assert cut.index._texts == [TEXTS["j-debt"][start - span:start] + " "
+    assert cut.index.texts == [TEXTS["j-debt"][start - span:start] + " "
                                 + TEXTS["j-debt"][end:end + span]]
 
 

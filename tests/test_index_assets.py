@@ -536,20 +536,30 @@ def test_an_excluded_judgment_never_seeds_the_graph_expansion(built, monkeypatch
     assert len(seeded[1]) == len(seeded[0])
 
 
-def test_the_judgment_index_is_kept_for_the_current_table(built):
-    """What the `cases` configs and the precedent judge load instead of indexing again."""
+@pytest.mark.parametrize("by", ["words", "pairs"])
+def test_the_judgment_index_is_kept_for_the_current_table(built, by):
+    """What the `cases` configs, the precedent judge and the `document` configs load instead
+    of indexing again, by words and by word pairs."""
     from nyaya.retrieval.bm25 import BM25Retriever
-    from nyaya.retrieval.case_votes import judgment_index_dir, judgment_index_stamp
+    from nyaya.retrieval.case_votes import (
+        PAIRS,
+        WORDS,
+        judgment_index_dir,
+        judgment_index_stamp,
+    )
     from nyaya.tables import read_table
 
+    terms = {"words": WORDS, "pairs": PAIRS}[by]
     first, _, data_dir = built
     warehouse = data_dir / "warehouse"
     judgments = read_table(warehouse / "judgments.parquet")
     assert metadata_of(first, "judgment_index")["judgments"] == len(judgments)
-    loaded = BM25Retriever.load(judgment_index_dir(warehouse), judgment_index_stamp(warehouse),
-                                judgments["doc_id"].tolist(), judgments["text"].tolist())
+    ids, texts = judgments["doc_id"].tolist(), judgments["text"].tolist()
+    loaded = BM25Retriever.load(judgment_index_dir(warehouse, terms),
+                                judgment_index_stamp(warehouse, terms), ids, texts,
+                                terms.analyzer)
     assert loaded is not None
-    fresh = BM25Retriever(judgments["doc_id"].tolist(), judgments["text"].tolist())
+    fresh = BM25Retriever(ids, texts, analyzer=terms.analyzer, min_df=terms.min_df)
     query = " ".join(judgments["text"].iloc[0].split()[:40])
     assert loaded.search(query, 5) == fresh.search(query, 5) and fresh.search(query, 5)
 

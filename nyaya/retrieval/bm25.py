@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +15,8 @@ import numpy as np
 
 from nyaya.retrieval.base import Hit
 from nyaya.retrieval.tokenize import tokenize
+
+Analyzer = Callable[[str], list[str]]
 
 
 @dataclass(frozen=True)
@@ -34,25 +36,36 @@ class Feedback:
 
 
 class BM25Retriever:
-    """Sparse lexical retrieval; ties are broken by doc id so runs are reproducible."""
+    """Sparse lexical retrieval; ties are broken by doc id so runs are reproducible.
+
+    `analyzer` turns a text into its terms (the legal tokenizer's words by default, or
+    `word_pairs`); terms found in fewer than `min_df` documents are not indexed (most word
+    pairs occur once, and a term only one document holds cannot relate two of them)."""
 
     method = "bm25"
 
     def __init__(self, doc_ids: Sequence[str], texts: Sequence[str], k1: float = 1.2,
-                 b: float = 0.75) -> None:
+                 b: float = 0.75, *, analyzer: Analyzer = tokenize, min_df: int = 1) -> None:
         if len(doc_ids) != len(texts):
             raise ValueError(f"{len(doc_ids)} doc ids but {len(texts)} texts")
         if len(set(doc_ids)) != len(doc_ids):
             raise ValueError("doc ids must be unique")
+        terms = [analyzer(text) for text in texts]
+        if min_df > 1:
+            frequency = Counter(term for document in terms for term in set(document))
+            terms = [[term for term in document if frequency[term] >= min_df]
+                     for document in terms]
         index = bm25s.BM25(k1=k1, b=b)
-        index.index([tokenize(text) or ["<empty>"] for text in texts], show_progress=False)
-        self._attach(doc_ids, texts, index)
+        index.index([document or ["<empty>"] for document in terms], show_progress=False)
+        self._attach(doc_ids, texts, index, analyzer)
 
-    def _attach(self, doc_ids: Sequence[str], texts: Sequence[str], index: bm25s.BM25) -> None:
+    def _attach(self, doc_ids: Sequence[str], texts: Sequence[str], index: bm25s.BM25,
+                analyzer: Analyzer) -> None:
         self.doc_ids = list(doc_ids)
-        self._texts = texts  # read again only for feedback documents
+        self.texts = texts  # read again for feedback documents and by the similar-case votes
         self._index = index
         self._vocab = set(index.vocab_dict)
+        self.analyzer = analyzer
 
     def save(self, folder: Path, stamp: str) -> None:
         """The index (bm25s's arrays and vocabulary) with its doc ids and `stamp` (what it was
@@ -67,8 +80,8 @@ class BM25Retriever:
         building.rename(folder)
 
     @classmethod
-    def load(cls, folder: Path, stamp: str, doc_ids: Sequence[str], texts: Sequence[str]
-             ) -> BM25Retriever | None:
+    def load(cls, folder: Path, stamp: str, doc_ids: Sequence[str], texts: Sequence[str],
+             analyzer: Analyzer = tokenize) -> BM25Retriever | None:
         """The index `save` wrote, if it was built from `stamp` over these `doc_ids`; None
         when there is none, it is stale or it cannot be read (the caller indexes anew)."""
         try:
@@ -81,15 +94,16 @@ class BM25Retriever:
         if len(texts) != len(doc_ids) or index.scores["num_docs"] != len(doc_ids):
             return None
         retriever = cls.__new__(cls)
-        retriever._attach(doc_ids, texts, index)
+        retriever._attach(doc_ids, texts, index, analyzer)
         return retriever
 
-    def top_terms(self, text: str, count: int) -> list[str]:
+    def top_terms(self, text: str, count: int | None) -> list[str]:
         """The text's `count` distinct terms rarest in the index (fewest documents first, then
-        alphabetical): query reduction, the top-IDF terms of a long query."""
+        alphabetical; None: all of them): query reduction, the top-IDF terms of a long
+        query."""
         frequency = np.diff(self._index.scores["indptr"])
         vocab = self._index.vocab_dict
-        return sorted({t for t in tokenize(text) if t in self._vocab},
+        return sorted({t for t in self.analyzer(text) if t in self._vocab},
                       key=lambda t: (frequency[vocab[t]], t))[:count]
 
     def search(self, query: str, k: int = 10, *, terms: int | None = None,
@@ -102,25 +116,32 @@ class BM25Retriever:
         if not tokens:
             return []
         scores = self._index.get_scores(tokens)
-        if within is not None:
-            scores = np.where(within, scores, 0.0)
         if feedback is not None:
+            scores = np.where(within, scores, 0.0) if within is not None else scores
             expanded = self.expanded(tokens, scores, self._top(scores, feedback.docs), feedback)
             scores = sum(weight * self._index.get_scores([term])
                          for term, weight in sorted(expanded.items()))
-            if within is not None:
-                scores = np.where(within, scores, 0.0)
+        return self.best(scores, k, within)
+
+    def best(self, scores: np.ndarray, k: int, within: np.ndarray | None = None) -> list[Hit]:
+        """The k documents of the best positive `scores` (one per indexed document, in index
+        order), inside `within` when given."""
+        if within is not None:
+            scores = np.where(within, scores, 0.0)
         return [Hit(self.doc_ids[i], float(scores[i]), self.method) for i in self._top(scores, k)]
 
     def _tokens(self, query: str, terms: int | None) -> list[str]:
         return (self.top_terms(query, terms) if terms else
-                [t for t in tokenize(query) if t in self._vocab])
+                [t for t in self.analyzer(query) if t in self._vocab])
 
     def scores(self, query: str, terms: int | None = None) -> np.ndarray:
         """Every indexed document's score for the query (index order; zeros when no term of
         it is indexed), the query reduced as `search` reduces it."""
-        tokens = self._tokens(query, terms)
-        return (self._index.get_scores(tokens).astype(float) if tokens
+        return self.scores_of(self._tokens(query, terms))
+
+    def scores_of(self, terms: Sequence[str]) -> np.ndarray:
+        """Every indexed document's score for these terms (index order; zeros for none)."""
+        return (self._index.get_scores(list(terms)).astype(float) if terms
                 else np.zeros(len(self.doc_ids)))
 
     def expanded(self, tokens: Sequence[str], scores: np.ndarray, feedback_docs: Sequence[int],
@@ -132,7 +153,7 @@ class BM25Retriever:
         model: Counter[str] = Counter()
         total = float(sum(scores[i] for i in feedback_docs))
         for i in feedback_docs:
-            words = [t for t in tokenize(self._texts[i]) if t in self._vocab]
+            words = [t for t in self.analyzer(self.texts[i]) if t in self._vocab]
             if words and total > 0:
                 share = float(scores[i]) / total
                 for term, count in Counter(words).items():

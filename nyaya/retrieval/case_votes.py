@@ -20,6 +20,7 @@ import functools
 import hashlib
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
@@ -27,7 +28,8 @@ import pandas as pd
 
 from nyaya.retrieval import tokenize as tokenize_module
 from nyaya.retrieval.base import Hit, ranked
-from nyaya.retrieval.bm25 import BM25Retriever
+from nyaya.retrieval.bm25 import Analyzer, BM25Retriever
+from nyaya.retrieval.tokenize import tokenize, word_pairs
 from nyaya.tables import checksum_path, read_table
 
 WORD = re.compile(r"[a-z0-9]+")
@@ -191,9 +193,25 @@ def cited_sections(mentions: pd.DataFrame) -> dict[str, set[str]]:
     return cited
 
 
-def judgment_index_dir(warehouse: Path) -> Path:
-    """Where the `judgment_index` asset keeps the judgments' BM25 index."""
-    return warehouse.parent / "bm25" / "judgments"
+@dataclass(frozen=True)
+class JudgmentTerms:
+    """What a whole-judgment BM25 index counts: its folder under `bm25/`, how a text becomes
+    terms, and how many judgments must hold a term for it to be indexed."""
+
+    folder: str
+    analyzer: Analyzer
+    min_df: int = 1
+
+
+WORDS = JudgmentTerms("judgments", tokenize)
+#: A word pair only one judgment holds relates it to no other; two thirds of the pairs are
+#: such (3.2 million of the corpus's distinct pairs, 1.1 million in two judgments or more).
+PAIRS = JudgmentTerms("judgment_pairs", word_pairs, min_df=2)
+
+
+def judgment_index_dir(warehouse: Path, terms: JudgmentTerms = WORDS) -> Path:
+    """Where the `judgment_index` asset keeps the judgments' BM25 index of `terms`."""
+    return warehouse.parent / "bm25" / terms.folder
 
 
 def index_stamp(warehouse: Path, tables: Sequence[str], code: Sequence[str]) -> str:
@@ -204,37 +222,61 @@ def index_stamp(warehouse: Path, tables: Sequence[str], code: Sequence[str]) -> 
                        for table in tables), digest[:16]])
 
 
-def judgment_index_stamp(warehouse: Path) -> str:
-    """What the judgments' index is built from: the judgments table and the tokenizer."""
-    return index_stamp(warehouse, ("judgments",), (tokenize_module.__file__,))
+def judgment_index_stamp(warehouse: Path, terms: JudgmentTerms = WORDS) -> str:
+    """What the judgments' index of `terms` is built from: the judgments table, the
+    tokenizer and the least number of judgments a term is indexed in."""
+    return f"{index_stamp(warehouse, ('judgments',), (tokenize_module.__file__,))}:" \
+           f"{terms.min_df}"
 
 
-def index_judgments(warehouse: Path) -> BM25Retriever:
-    """Index every judgment's whole text (about 18 s for the corpus's 5,108) and keep it in
-    `judgment_index_dir`, for every later process to load."""
+def index_judgments(warehouse: Path, terms: JudgmentTerms = WORDS) -> BM25Retriever:
+    """Index every judgment's whole text by `terms` (about 18 s for the corpus's 5,108 by
+    words, 40 s by word pairs) and keep it in `judgment_index_dir`, for every later process
+    to load."""
     judgments = read_table(warehouse / "judgments.parquet")
-    index = BM25Retriever(judgments["doc_id"].tolist(), judgments["text"].tolist())
-    index.save(judgment_index_dir(warehouse), judgment_index_stamp(warehouse))
+    index = BM25Retriever(judgments["doc_id"].tolist(), judgments["text"].tolist(),
+                          analyzer=terms.analyzer, min_df=terms.min_df)
+    index.save(judgment_index_dir(warehouse, terms), judgment_index_stamp(warehouse, terms))
     return index
+
+
+def load_judgment_index(warehouse: Path, terms: JudgmentTerms, doc_ids: Sequence[str],
+                        texts: Sequence[str]) -> BM25Retriever:
+    """The index `index_judgments` kept when it matches the judgments table (`doc_ids`,
+    `texts`), else one built here (not kept)."""
+    return (BM25Retriever.load(judgment_index_dir(warehouse, terms),
+                               judgment_index_stamp(warehouse, terms), doc_ids, texts,
+                               terms.analyzer)
+            or BM25Retriever(doc_ids, texts, analyzer=terms.analyzer, min_df=terms.min_df))
 
 
 def judgment_votes(warehouse: Path) -> CaseVotes:
     """Every judgment's whole text indexed for `cases` voting, with the sections each cites:
-    loaded once per content of the tables it reads, shared by the sides. The index is the
-    one `index_judgments` kept when it matches the table, else built here (not kept)."""
+    loaded once per content of the tables it reads, shared by the sides."""
     stamp = tuple(checksum_path(warehouse / f"{table}.parquet").read_text()
                   for table in ("judgments", "citation_mentions"))
     return _judgment_votes(warehouse, stamp)
+
+
+def judgment_pairs(warehouse: Path) -> BM25Retriever:
+    """Every judgment's whole text indexed by its word pairs (`PAIRS`), loaded once per
+    content of the judgments table; it shares the texts of `judgment_votes`' index, which a
+    search by pairs reads beside it."""
+    return _judgment_pairs(warehouse, checksum_path(warehouse / "judgments.parquet").read_text())
+
+
+@functools.lru_cache(maxsize=1)
+def _judgment_pairs(warehouse: Path, stamp: str) -> BM25Retriever:
+    words = judgment_votes(warehouse).judgments
+    return load_judgment_index(warehouse, PAIRS, words.doc_ids, words.texts)
 
 
 @functools.lru_cache(maxsize=1)
 def _judgment_votes(warehouse: Path, stamp: tuple[str, ...]) -> CaseVotes:
     judgments = read_table(warehouse / "judgments.parquet")
     doc_ids, texts = judgments["doc_id"].tolist(), judgments["text"].tolist()
-    index = (BM25Retriever.load(judgment_index_dir(warehouse), judgment_index_stamp(warehouse),
-                                doc_ids, texts)
-             or BM25Retriever(doc_ids, texts))
-    return CaseVotes(index, dict(zip(doc_ids, texts, strict=True)),
+    return CaseVotes(load_judgment_index(warehouse, WORDS, doc_ids, texts),
+                     dict(zip(doc_ids, texts, strict=True)),
                      cited_sections(read_table(warehouse / "citation_mentions.parquet")))
 
 

@@ -7,9 +7,11 @@ Config keys: retrievers (dense, sparse, document, entity, graph, date, bench), f
 statutes, plus `weights: kg-citerag` for the dynamic weights), candidates (depth per
 retriever, 20 in the spec), graph_seeds (how many fused dense + sparse judgments seed the
 graph expansion), chunks_per_judgment (the evidence list's cap, 2 in the spec), document:
-{terms} (BM25 over whole judgments, the query cut to its `terms` rarest terms; all of it when
-absent), chunks_summed (a judgment scored by the sum of its best N chunks instead of its best
-one: a judgment that matches in several places is likelier cited than one that matches once).
+{terms, pairs: {terms, weight}} (BM25 over whole judgments, the query cut to its `terms`
+rarest terms, all of it when absent; with `pairs`, plus `weight` x BM25 over their adjacent
+word pairs, the query cut to its `terms` rarest pairs), chunks_summed (a judgment scored by
+the sum of its best N chunks instead of its best one: a judgment that matches in several
+places is likelier cited than one that matches once).
 """
 
 from __future__ import annotations
@@ -85,6 +87,9 @@ class PrecedentResources:
     #: builds BM25 over whole judgments (`document`), once, for a config that asks: indexing
     #: every judgment's text takes about 30 s, which a search session need not pay
     whole_judgments: Callable[[], BM25Retriever] | None = None
+    #: builds BM25 over whole judgments' word pairs (`document: {pairs}`), once, for a
+    #: config that asks (about 40 s to index, a few to load)
+    judgment_pairs: Callable[[], BM25Retriever] | None = None
 
     @functools.cached_property
     def documents(self) -> BM25Retriever:
@@ -92,6 +97,17 @@ class PrecedentResources:
             raise ConfigError("the document retriever needs the judgments' texts, which these "
                               "resources lack")
         return self.whole_judgments()
+
+    @functools.cached_property
+    def pairs(self) -> BM25Retriever:
+        if self.judgment_pairs is None:
+            raise ConfigError("document: {pairs} needs the judgments' word-pair index, which "
+                              "these resources lack")
+        index = self.judgment_pairs()
+        if index.doc_ids != self.documents.doc_ids:
+            raise ConfigError("the judgments' word-pair index does not hold the judgments "
+                              "their word index holds, in its order; rebuild judgment_index")
+        return index
 
     @functools.cached_property
     def _document_sources(self) -> np.ndarray:
@@ -123,6 +139,54 @@ class PrecedentResources:
         return sorted(doc for doc, bench in self._benches if any(key in bench for key in keys))
 
 
+@dataclass(frozen=True)
+class DocumentScoring:
+    """A config's `document` retriever: BM25 over whole judgments by their `terms` rarest
+    query words, plus `pair_weight` x BM25 by their `pair_terms` rarest word pairs when
+    `pairs` (None: every word, every distinct pair). A pair counts once however often the
+    query repeats it: a whole judgment says "high court" dozens of times."""
+
+    terms: int | None = None
+    pairs: bool = False
+    pair_terms: int | None = None
+    pair_weight: float = 1.0
+
+    @classmethod
+    def of(cls, config: str, spec: Mapping | None) -> DocumentScoring:
+        """A config's `document: {terms, pairs: {terms, weight}}`, refused by config name."""
+        spec = {} if spec is None else spec
+        if not isinstance(spec, Mapping) or set(spec) - {"terms", "pairs"}:
+            raise ConfigError(f"config {config}: document takes terms and pairs, got {spec!r}")
+        pairs = spec.get("pairs")
+        if pairs is not None and (not isinstance(pairs, Mapping)
+                                  or set(pairs) - {"terms", "weight"}):
+            raise ConfigError(f"config {config}: document: {{pairs}} takes terms and weight, "
+                              f"got {pairs!r}")
+        pairs = pairs or {}
+        for key, value in (("document: {terms}", spec.get("terms")),
+                           ("document: {pairs: {terms}}", pairs.get("terms"))):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                      or value < 1):
+                raise ConfigError(f"config {config}: {key} must be a whole number of 1 or "
+                                  f"more (all terms when absent), not {value!r}")
+        weight = pairs.get("weight", 1.0)
+        if not isinstance(weight, int | float) or isinstance(weight, bool) or weight <= 0:
+            raise ConfigError(f"config {config}: document: {{pairs: {{weight}}}} must be a "
+                              f"positive number, not {weight!r}")
+        return cls(spec.get("terms"), "pairs" in spec, pairs.get("terms"), float(weight))
+
+    def search(self, resources: PrecedentResources, text: str, depth: int,
+               sources: tuple[str, ...] | None) -> list[Hit]:
+        words = resources.documents
+        scores = words.scores(text, self.terms)
+        if self.pairs:
+            pairs = resources.pairs
+            scores = scores + self.pair_weight * pairs.scores_of(
+                pairs.top_terms(text, self.pair_terms))
+        return [Hit(hit.doc_id, hit.score, "document")
+                for hit in words.best(scores, depth, resources.within(sources))]
+
+
 class PrecedentSearch:
     """One config over the sc_judgments collection, within a pool of sources."""
 
@@ -139,6 +203,7 @@ class PrecedentSearch:
                               f"{params['chunks_summed']!r}")
         self.uses_analysis = bool({"entity", "date", "bench"} & set(retrievers)) or \
             params.get("fusion", {}).get("weights") == "kg-citerag"
+        self.document = DocumentScoring.of(name, params.get("document"))
 
     def search(self, text: str, k: int = 3, sources: tuple[str, ...] | None = None,
                excluded: Collection[str] = ()) -> list[Hit]:
@@ -192,10 +257,7 @@ class PrecedentSearch:
             chunk_runs.add(hits, "sparse")
             runs["sparse"] = judgments_of(hits, "sparse", self.summed)[:depth]
         if "document" in wanted:
-            spec = self.params.get("document") or {}
-            runs["document"] = [Hit(hit.doc_id, hit.score, "document") for hit in
-                                resources.documents.search(text, depth, terms=spec.get("terms"),
-                                                           within=resources.within(sources))]
+            runs["document"] = self.document.search(resources, text, depth, sources)
         if "entity" in wanted:
             runs["entity"] = self._in_pool(EntityLookup(resources.entities).search(
                 query, depth * 5), sources)[:depth]

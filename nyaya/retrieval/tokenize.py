@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import pairwise
 
 TOKEN = re.compile(
     r"(?P<ident>\d+[a-z]{0,3}(?:\([0-9a-z]{1,5}\))*)"  # 103, 304a, 13(1)(ia)
@@ -51,6 +52,13 @@ def tokenize(text: str) -> list[str]:
         elif (token := _word_token(word)) is not None:
             append(token)
     return tokens
+
+
+def word_pairs(text: str) -> list[str]:
+    """Each two adjacent tokens as one term ("dying declaration", stop words skipped): a
+    judgment shares its phrases, and the passages it quotes, with the judgments it cites far
+    more than it shares their single words."""
+    return [f"{first} {second}" for first, second in pairwise(tokenize(text))]
 
 
 def token_count(text: str) -> int:
