@@ -171,7 +171,23 @@ def test_the_citing_passages_find_what_a_passage_cites(main_run):
         ("bm25-sections", "nyaya-statutes")]
 
 
-def test_precedent_evidence_keeps_at_most_two_chunks_per_judgment(main_run):
+def test_word_pairs_find_what_a_whole_judgment_cites(main_run):
+    """Whole judgments scored by their word pairs too (the passages a judgment quotes) rank
+    what a masked judgment cites above the three best chunks and far above the words alone,
+    on the development set's held-out judgments and on IRLeD's judged current cases."""
+    data_dir, _ = main_run
+    metrics = pd.read_parquet(data_dir / "reports" / "latest" / "metrics.parquet")
+    overall = metrics.query("group == 'all'").set_index(["config", "queryset"])["map"]
+    for queryset in ("cited-precedents", "irled2017-precedents"):
+        pairs = overall[("precedents-document-pairs", queryset)]
+        assert pairs > overall[("precedents-sparse-top-chunks", queryset)] + 0.02, queryset
+        assert pairs > overall[("precedents-document", queryset)] + 0.1, queryset
+
+
+@pytest.mark.parametrize("config", ["kg-citerag", "precedents-document-pairs"])
+def test_precedent_evidence_keeps_at_most_two_chunks_per_judgment(main_run, config):
+    """Chunks found by the config's own searches, or for a judgment found whole (`document`),
+    its chunks nearest the question."""
     from evals.runner import load_precedent_resources
     from nyaya.index.store import open_store
     from nyaya.retrieval.precedents import PrecedentSearch
@@ -183,7 +199,7 @@ def test_precedent_evidence_keeps_at_most_two_chunks_per_judgment(main_run):
                                  columns=["chunk_id", "doc_id"]).itertuples(index=False))
     store = open_store(settings.qdrant_path)
     try:
-        search = PrecedentSearch("kg-citerag", load_config("kg-citerag").params,
+        search = PrecedentSearch(config, load_config(config).params,
                                  load_precedent_resources(settings, store))
         for text in ("Article 21 right to life and personal liberty of a prisoner",
                      "anticipatory bail under section 438 of the Code of Criminal Procedure",
