@@ -12,6 +12,7 @@ import pytest
 from nyaya.retrieval.base import Hit
 from nyaya.retrieval.bm25 import BM25Retriever
 from nyaya.retrieval.case_votes import (
+    PAIRS,
     SAMPLED_RUNS,
     SHINGLE,
     SOURCE_SHARE,
@@ -24,7 +25,7 @@ from nyaya.retrieval.documents import DocumentSearch
 from nyaya.retrieval.fusion import cascade
 from nyaya.retrieval.pipeline import ConfigError
 from nyaya.retrieval.retrievers import CaseVoting, Query
-from nyaya.retrieval.tokenize import tokenize, word_pairs
+from nyaya.retrieval.tokenize import tokenize
 
 
 def numbered(count: int, start: int = 0) -> str:
@@ -613,7 +614,7 @@ def test_case_voting_passes_voters_excluded_and_keep(votes, voters, excluded, ke
     ("", []),
 ])
 def test_word_pairs_are_adjacent_tokens(text, expected):
-    assert word_pairs(text) == expected
+    assert PAIRS.analyzer(text) == expected
 
 
 PAIRED = {
@@ -626,12 +627,12 @@ PAIRED = {
 
 @pytest.fixture(scope="module")
 def pair_index():
-    return BM25Retriever(list(PAIRED), list(PAIRED.values()), analyzer=word_pairs, min_df=2)
+    return BM25Retriever(list(PAIRED), list(PAIRED.values()), analyzer=PAIRS.analyzer, min_df=2)
 
 
 @pytest.mark.parametrize(("min_df", "indexed"), [(1, True), (2, False)])
 def test_a_pair_fewer_judgments_hold_than_min_df_is_not_indexed(min_df, indexed):
-    index = BM25Retriever(list(PAIRED), list(PAIRED.values()), analyzer=word_pairs,
+    index = BM25Retriever(list(PAIRED), list(PAIRED.values()), analyzer=PAIRS.analyzer,
                           min_df=min_df)
     assert ("security deposit" in index.top_terms("security deposit", 5)) is indexed
     assert "dying declaration" in index.top_terms("dying declaration", 5)
@@ -645,7 +646,7 @@ def test_pairs_find_the_judgment_sharing_phrases_not_just_words(pair_index):
 
 def _document_resources(words: BM25Retriever, pairs: BM25Retriever):
     return types.SimpleNamespace(documents=words, pairs=pairs, within=lambda sources: (
-        None if sources is None else np.isin(words.doc_ids, [f"{s}" for s in sources])))
+        None if sources is None else np.isin(words.doc_ids, list(sources))))
 
 
 @pytest.mark.parametrize(("spec", "expected"), [
@@ -665,7 +666,7 @@ def test_document_scoring_adds_weighted_pair_scores(pair_index, spec, expected):
     assert [hit.doc_id for hit in hits[:2]] == expected
     assert all(hit.method == "document" for hit in hits)
     expected_scores = words.scores(query, 200) + (
-        2 * pair_index.scores_of(sorted(set(word_pairs(query)) & set(pair_index.top_terms(
+        2 * pair_index.scores_of(sorted(set(PAIRS.analyzer(query)) & set(pair_index.top_terms(
             query, None)))) if "pairs" in spec else 0)
     assert [hit.score for hit in hits] == [
         float(expected_scores[list(PAIRED).index(hit.doc_id)]) for hit in hits]

@@ -28,8 +28,8 @@ import pandas as pd
 
 from nyaya.retrieval import tokenize as tokenize_module
 from nyaya.retrieval.base import Hit, ranked
-from nyaya.retrieval.bm25 import Analyzer, BM25Retriever
-from nyaya.retrieval.tokenize import tokenize, word_pairs
+from nyaya.retrieval.bm25 import BM25Retriever
+from nyaya.retrieval.tokenize import pairs_of, tokenize
 from nyaya.tables import checksum_path, read_table
 
 WORD = re.compile(r"[a-z0-9]+")
@@ -195,18 +195,26 @@ def cited_sections(mentions: pd.DataFrame) -> dict[str, set[str]]:
 
 @dataclass(frozen=True)
 class JudgmentTerms:
-    """What a whole-judgment BM25 index counts: its folder under `bm25/`, how a text becomes
-    terms, and how many judgments must hold a term for it to be indexed."""
+    """What a whole-judgment BM25 index counts: its folder under `bm25/`, the terms a text's
+    tokens make (`combine`; None: the tokens themselves), and how many judgments must hold a
+    term for it to be indexed."""
 
     folder: str
-    analyzer: Analyzer
+    combine: Callable[[list[str]], list[str]] | None = None
     min_df: int = 1
 
+    def of_tokens(self, tokens: list[str]) -> list[str]:
+        return tokens if self.combine is None else self.combine(tokens)
 
-WORDS = JudgmentTerms("judgments", tokenize)
+    def analyzer(self, text: str) -> list[str]:
+        return self.of_tokens(tokenize(text))
+
+
+WORDS = JudgmentTerms("judgments")
 #: A word pair only one judgment holds relates it to no other; two thirds of the pairs are
 #: such (3.2 million of the corpus's distinct pairs, 1.1 million in two judgments or more).
-PAIRS = JudgmentTerms("judgment_pairs", word_pairs, min_df=2)
+PAIRS = JudgmentTerms("judgment_pairs", pairs_of, min_df=2)
+JUDGMENT_TERMS = (WORDS, PAIRS)
 
 
 def judgment_index_dir(warehouse: Path, terms: JudgmentTerms = WORDS) -> Path:
@@ -229,15 +237,20 @@ def judgment_index_stamp(warehouse: Path, terms: JudgmentTerms = WORDS) -> str:
            f"{terms.min_df}"
 
 
-def index_judgments(warehouse: Path, terms: JudgmentTerms = WORDS) -> BM25Retriever:
-    """Index every judgment's whole text by `terms` (about 18 s for the corpus's 5,108 by
-    words, 40 s by word pairs) and keep it in `judgment_index_dir`, for every later process
-    to load."""
+def index_judgments(warehouse: Path) -> dict[JudgmentTerms, BM25Retriever]:
+    """Index every judgment's whole text by each of JUDGMENT_TERMS and keep each index in
+    `judgment_index_dir`, for every later process to load. The texts are tokenized once for
+    all of them (17 s of the corpus's 5,108 judgments)."""
     judgments = read_table(warehouse / "judgments.parquet")
-    index = BM25Retriever(judgments["doc_id"].tolist(), judgments["text"].tolist(),
-                          analyzer=terms.analyzer, min_df=terms.min_df)
-    index.save(judgment_index_dir(warehouse, terms), judgment_index_stamp(warehouse, terms))
-    return index
+    doc_ids, texts = judgments["doc_id"].tolist(), judgments["text"].tolist()
+    tokens = [tokenize(text) for text in texts]
+    indexes = {}
+    for terms in JUDGMENT_TERMS:
+        index = BM25Retriever(doc_ids, texts, analyzer=terms.analyzer, min_df=terms.min_df,
+                              analyzed=[terms.of_tokens(each) for each in tokens])
+        index.save(judgment_index_dir(warehouse, terms), judgment_index_stamp(warehouse, terms))
+        indexes[terms] = index
+    return indexes
 
 
 def load_judgment_index(warehouse: Path, terms: JudgmentTerms, doc_ids: Sequence[str],

@@ -54,11 +54,11 @@ def tokenize(text: str) -> list[str]:
     return tokens
 
 
-def word_pairs(text: str) -> list[str]:
+def pairs_of(tokens: list[str]) -> list[str]:
     """Each two adjacent tokens as one term ("dying declaration", stop words skipped): a
     judgment shares its phrases, and the passages it quotes, with the judgments it cites far
     more than it shares their single words."""
-    return [f"{first} {second}" for first, second in pairwise(tokenize(text))]
+    return [f"{first} {second}" for first, second in pairwise(tokens)]
 
 
 def token_count(text: str) -> int:
