@@ -37,7 +37,7 @@ from nyaya.verify.gate import verify_text
 #: What a side answers with when no config is named: the best untuned config of its
 #: development sets (docs/results.md, docs/retrieval-methods.md says why where it is not the
 #: top row).
-DEFAULT_CONFIGS = {"statutes": "lookup-cases-rrf", "precedents": "precedents-document-pairs",
+DEFAULT_CONFIGS = {"statutes": "lookup-cases-rrf", "precedents": "precedents-masked-contexts",
                    "aila-statutes": "aila-statutes-cases-chunks"}
 SNIPPET_CHARS = 240
 MAX_K = 1000

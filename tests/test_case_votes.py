@@ -685,6 +685,56 @@ def test_a_pair_the_query_repeats_counts_once(pair_index):
     assert scoring.search(resources, "dying declaration recorded. " * 5, 4, None) == once
 
 
+@pytest.mark.parametrize(("text", "words", "expected"), [
+    ("as held in [?CITATION?] the dying declaration alone", 2,
+     ["held in", "the dying"]),  # each side apart: no pair spans the mask
+    ("a b c [?CITATION?] d e [?CITATION?] f", 1, ["c", "d", "e", "f"]),
+    ("[?CITATION?] opens the text", 5, ["", "opens the text"]),
+    ("[?CITATION?][?CITATION?]", 3, ["", "", "", ""]),
+    ("no masked citation here", 10, []),
+    ("[?citation?] is not the mask", 10, []),  # the placeholder is written as IRLeD writes it
+])
+def test_masked_contexts_are_the_words_either_side_of_each_mask(text, words, expected):
+    from nyaya.retrieval.precedents import masked_contexts
+
+    assert masked_contexts(text, words) == expected
+
+
+MASKED = {
+    "near": "the court believed the dying declaration recorded before her death",
+    "far": "the magistrate recorded the confession and the victim named the accused in the "
+           "complaint",
+    "both": "the magistrate recorded the confession of the victim",
+    "other": "the victim named the accused in the first information report",
+    "police": "a dying declaration recorded by the police",
+}
+MASKED_QUERY = ("The magistrate recorded the confession and the victim named the accused in the "
+                "complaint. In [?CITATION?] the dying declaration recorded before her death was "
+                "believed.")
+
+
+@pytest.mark.parametrize(("spec", "query", "first"), [
+    # the whole text's pairs favour the judgment sharing most of its phrases ...
+    ({"terms": 200, "pairs": {"weight": 1}}, MASKED_QUERY, "far"),
+    # ... the words next to the masked citation say which case it cites
+    ({"terms": 200, "pairs": {"weight": 1}, "masked_citations": {"words": 4, "weight": 8}},
+     MASKED_QUERY, "near"),
+    # without a mask the same config ranks by the whole text alone
+    ({"terms": 200, "pairs": {"weight": 1}, "masked_citations": {"words": 4, "weight": 8}},
+     MASKED_QUERY.replace("[?CITATION?]", "that case"), "far"),
+])
+def test_words_around_a_masked_citation_decide_which_case_it_cites(spec, query, first):
+    from nyaya.retrieval.precedents import DocumentScoring
+
+    words = BM25Retriever(list(MASKED), list(MASKED.values()))
+    pairs = BM25Retriever(list(MASKED), list(MASKED.values()), analyzer=PAIRS.analyzer,
+                          min_df=2)
+    hits = DocumentScoring.of("cfg", spec).search(_document_resources(words, pairs), query, 5,
+                                                  None)
+    assert hits[0].doc_id == first
+    assert [hit.score for hit in hits] == sorted((hit.score for hit in hits), reverse=True)
+
+
 # --- the kept judgments' index ---------------------------------------------------------------
 
 KEPT_IDS = ["J1", "J2", "J3"]

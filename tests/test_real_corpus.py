@@ -174,7 +174,8 @@ def test_the_citing_passages_find_what_a_passage_cites(main_run):
 def test_word_pairs_find_what_a_whole_judgment_cites(main_run):
     """Whole judgments scored by their word pairs too (the passages a judgment quotes) rank
     what a masked judgment cites above the three best chunks and far above the words alone,
-    on the development set's held-out judgments and on IRLeD's judged current cases."""
+    and the pairs next to its masked citations above that, on the development set's held-out
+    judgments and on IRLeD's judged current cases."""
     data_dir, _ = main_run
     metrics = pd.read_parquet(data_dir / "reports" / "latest" / "metrics.parquet")
     overall = metrics.query("group == 'all'").set_index(["config", "queryset"])["map"]
@@ -182,9 +183,11 @@ def test_word_pairs_find_what_a_whole_judgment_cites(main_run):
         pairs = overall[("precedents-document-pairs", queryset)]
         assert pairs > overall[("precedents-sparse-top-chunks", queryset)] + 0.02, queryset
         assert pairs > overall[("precedents-document", queryset)] + 0.1, queryset
+        # the words next to each masked citation say which case it cites
+        assert overall[("precedents-masked-contexts", queryset)] > pairs + 0.03, queryset
 
 
-@pytest.mark.parametrize("config", ["kg-citerag", "precedents-document-pairs"])
+@pytest.mark.parametrize("config", ["kg-citerag", "precedents-masked-contexts"])
 def test_precedent_evidence_keeps_at_most_two_chunks_per_judgment(main_run, config):
     """Chunks found by the config's own searches, or for a judgment found whole (`document`),
     its chunks nearest the question."""

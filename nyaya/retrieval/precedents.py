@@ -9,7 +9,9 @@ retriever, 20 in the spec), graph_seeds (how many fused dense + sparse judgments
 graph expansion), chunks_per_judgment (the evidence list's cap, 2 in the spec), document:
 {terms, pairs: {terms, weight}} (BM25 over whole judgments, the query cut to its `terms`
 rarest terms, all of it when absent; with `pairs`, plus `weight` x BM25 over their adjacent
-word pairs, the query cut to its `terms` rarest pairs), chunks_summed (a judgment scored by
+word pairs, the query cut to its `terms` rarest pairs; with `masked_citations: {words,
+weight}`, plus `weight` x BM25 over the pairs within `words` words of each masked citation),
+chunks_summed (a judgment scored by
 the sum of its best N chunks instead of its best one: a judgment that matches in several
 places is likelier cited than one that matches once).
 """
@@ -17,6 +19,7 @@ places is likelier cited than one that matches once).
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nyaya.citations.cases import MASK
 from nyaya.index.embedders import Embedder
 from nyaya.index.lookups import CitationGraph, EntityIndex
 from nyaya.index.sparse import query_vector
@@ -101,8 +105,8 @@ class PrecedentResources:
     @functools.cached_property
     def pairs(self) -> BM25Retriever:
         if self.judgment_pairs is None:
-            raise ConfigError("document: {pairs} needs the judgments' word-pair index, which "
-                              "these resources lack")
+            raise ConfigError("document: {pairs} and {masked_citations} need the judgments' "
+                              "word-pair index, which these resources lack")
         index = self.judgment_pairs()
         if index.doc_ids != self.documents.doc_ids:
             raise ConfigError("the judgments' word-pair index does not hold the judgments "
@@ -143,37 +147,43 @@ class PrecedentResources:
 class DocumentScoring:
     """A config's `document` retriever: BM25 over whole judgments by their `terms` rarest
     query words, plus `pair_weight` x BM25 by their `pair_terms` rarest word pairs when
-    `pairs` (None: every word, every distinct pair). A pair counts once however often the
-    query repeats it: a whole judgment says "high court" dozens of times."""
+    `pairs` (None: every word, every distinct pair), plus `mask_weight` x BM25 by the pairs
+    within `mask_words` words of each masked citation when `mask_words`. A pair counts once
+    however often the query repeats it: a whole judgment says "high court" dozens of times.
+    The words around a masked citation are what the citing judgment says of the case cited
+    there, often in that case's own words."""
 
     terms: int | None = None
     pairs: bool = False
     pair_terms: int | None = None
     pair_weight: float = 1.0
+    mask_words: int | None = None
+    mask_weight: float = 1.0
 
     @classmethod
     def of(cls, config: str, spec: Mapping | None) -> DocumentScoring:
-        """A config's `document: {terms, pairs: {terms, weight}}`, refused by config name."""
+        """A config's `document: {terms, pairs: {terms, weight}, masked_citations: {words,
+        weight}}`, refused by config name."""
         spec = {} if spec is None else spec
-        if not isinstance(spec, Mapping) or set(spec) - {"terms", "pairs"}:
-            raise ConfigError(f"config {config}: document takes terms and pairs, got {spec!r}")
-        pairs = spec.get("pairs")
-        if pairs is not None and (not isinstance(pairs, Mapping)
-                                  or set(pairs) - {"terms", "weight"}):
-            raise ConfigError(f"config {config}: document: {{pairs}} takes terms and weight, "
-                              f"got {pairs!r}")
-        pairs = pairs or {}
-        for key, value in (("document: {terms}", spec.get("terms")),
-                           ("document: {pairs: {terms}}", pairs.get("terms"))):
+        if not isinstance(spec, Mapping) or set(spec) - {"terms", "pairs", "masked_citations"}:
+            raise ConfigError(f"config {config}: document takes terms, pairs and "
+                              f"masked_citations, got {spec!r}")
+        pairs = _document_part(config, spec, "pairs", "terms")
+        masked = _document_part(config, spec, "masked_citations", "words")
+        if "masked_citations" in spec and masked.get("words") is None:
+            raise ConfigError(f"config {config}: document: {{masked_citations}} needs words, "
+                              f"how many words either side of a masked citation to read")
+        for key, value, absent in (
+                ("document: {terms}", spec.get("terms"), " (all terms when absent)"),
+                ("document: {pairs: {terms}}", pairs.get("terms"), " (all terms when absent)"),
+                ("document: {masked_citations: {words}}", masked.get("words"), "")):
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)
                                       or value < 1):
                 raise ConfigError(f"config {config}: {key} must be a whole number of 1 or "
-                                  f"more (all terms when absent), not {value!r}")
-        weight = pairs.get("weight", 1.0)
-        if not isinstance(weight, int | float) or isinstance(weight, bool) or weight <= 0:
-            raise ConfigError(f"config {config}: document: {{pairs: {{weight}}}} must be a "
-                              f"positive number, not {weight!r}")
-        return cls(spec.get("terms"), "pairs" in spec, pairs.get("terms"), float(weight))
+                                  f"more{absent}, not {value!r}")
+        return cls(spec.get("terms"), "pairs" in spec, pairs.get("terms"),
+                   _weight(config, "pairs", pairs), masked.get("words"),
+                   _weight(config, "masked_citations", masked))
 
     def search(self, resources: PrecedentResources, text: str, depth: int,
                sources: tuple[str, ...] | None) -> list[Hit]:
@@ -183,8 +193,41 @@ class DocumentScoring:
             pairs = resources.pairs
             scores = scores + self.pair_weight * pairs.scores_of(
                 pairs.top_terms(text, self.pair_terms))
+        if self.mask_words:
+            pairs = resources.pairs
+            terms = set().union(*(pairs.top_terms(context, None) for context
+                                  in masked_contexts(text, self.mask_words)))
+            scores = scores + self.mask_weight * pairs.scores_of(sorted(terms))
         return [Hit(hit.doc_id, hit.score, "document")
                 for hit in words.best(scores, depth, resources.within(sources))]
+
+
+def _document_part(config: str, spec: Mapping, part: str, count: str) -> Mapping:
+    """`document: {<part>: {<count>, weight}}`, empty when absent."""
+    value = spec.get(part)
+    if value is not None and (not isinstance(value, Mapping) or set(value) - {count, "weight"}):
+        raise ConfigError(f"config {config}: document: {{{part}}} takes {count} and weight, "
+                          f"got {value!r}")
+    return value or {}
+
+
+def _weight(config: str, part: str, spec: Mapping) -> float:
+    weight = spec.get("weight", 1.0)
+    if not isinstance(weight, int | float) or isinstance(weight, bool) or weight <= 0:
+        raise ConfigError(f"config {config}: document: {{{part}: {{weight}}}} must be a "
+                          f"positive number, not {weight!r}")
+    return float(weight)
+
+
+def masked_contexts(text: str, words: int) -> list[str]:
+    """The `words` words before and after each masked citation ([?CITATION?], as IRLeD and the
+    development sets mask them), each side a text of its own so that no word pair spans a
+    mask; none for a text without masks."""
+    sides = MASK.split(text)
+    contexts = []
+    for before, after in itertools.pairwise(sides):
+        contexts += [" ".join(before.split()[-words:]), " ".join(after.split()[:words])]
+    return contexts
 
 
 class PrecedentSearch:
