@@ -7,13 +7,13 @@ Config keys: retrievers (dense, sparse, document, entity, graph, date, bench), f
 statutes, plus `weights: kg-citerag` for the dynamic weights), candidates (depth per
 retriever, 20 in the spec), graph_seeds (how many fused dense + sparse judgments seed the
 graph expansion), chunks_per_judgment (the evidence list's cap, 2 in the spec), document:
-{terms, pairs: {terms, weight}} (BM25 over whole judgments, the query cut to its `terms`
-rarest terms, all of it when absent; with `pairs`, plus `weight` x BM25 over their adjacent
-word pairs, the query cut to its `terms` rarest pairs; with `masked_citations: {words,
-weight}`, plus `weight` x BM25 over the pairs within `words` words of each masked citation),
-chunks_summed (a judgment scored by
-the sum of its best N chunks instead of its best one: a judgment that matches in several
-places is likelier cited than one that matches once).
+{terms, pairs: {terms, weight}, masked_citations: {words, weight}} (BM25 over whole
+judgments, the query cut to its `terms` rarest terms, all of it when absent; with `pairs`,
+plus `weight` x BM25 over their adjacent word pairs, the query cut to its `terms` rarest
+pairs; with `masked_citations`, plus `weight` x BM25 over the pairs within `words` words of
+each masked citation), chunks_summed (a judgment scored by the sum of its best N chunks
+instead of its best one: a judgment that matches in several places is likelier cited than
+one that matches once).
 """
 
 from __future__ import annotations
