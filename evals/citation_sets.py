@@ -34,9 +34,9 @@ import pandas as pd
 
 from evals.querysets import QuerySet
 from evals.tuning import HELDOUT, TRAIN, split_of
+from nyaya.citations.cases import MASK_TEXT as MASK  # the masks retrieval reads
 from nyaya.retrieval.case_votes import statute_targets
 
-MASK = "[?CITATION?]"  # IRLeD's placeholder
 STATUTES_SET, AILA_SET, PRECEDENTS_SET = "cited-statutes", "cited-aila-statutes", "cited-precedents"
 AILA_PRECEDENTS_SET = "cited-aila-precedents"
 #: the precedent passages' two forms (training the precedent relevance model only)

@@ -114,7 +114,9 @@ SCC_ONLINE = re.compile(r"\s{1,2}On[Ll]ine\s{1,2}(?P<court>[A-Z][A-Za-z]{1,5})\s
                         r"(?P<page>[0-9]{1,6})(?![0-9])")
 SERIES = {"cri": "Cri", "crl": "Cri", "cr": "Cri", "l&s": "L&S", "ls": "L&S", "tax": "Tax",
           "jour": "Jour"}
-MASK = re.compile(r"\[\?CITATION\?\]")
+#: IRLeD's placeholder for a cited case; the development sets mask citations with it too
+MASK_TEXT = "[?CITATION?]"
+MASK = re.compile(re.escape(MASK_TEXT))
 NON_ALNUM = re.compile(r"[^a-z0-9&]")
 
 

@@ -223,10 +223,9 @@ def masked_contexts(text: str, words: int) -> list[str]:
     """The `words` words before and after each masked citation ([?CITATION?], as IRLeD and the
     development sets mask them), each side a text of its own so that no word pair spans a
     mask; none for a text without masks."""
-    sides = MASK.split(text)
     contexts = []
-    for before, after in itertools.pairwise(sides):
-        contexts += [" ".join(before.split()[-words:]), " ".join(after.split()[:words])]
+    for before, after in itertools.pairwise(side.split() for side in MASK.split(text)):
+        contexts += [" ".join(before[-words:]), " ".join(after[:words])]
     return contexts
 
 
