@@ -354,6 +354,28 @@ def test_bad_config_file_names_the_file(tmp_path, name, content, error, message)
     assert message in str(caught.value)
 
 
+@pytest.mark.parametrize(("content", "message"), [
+    bad("legal terms", "no concepts", "concepts: []\n",
+        "terms.yaml: expected a non-empty list under 'concepts'"),
+    bad("legal terms", "not a mapping", "- law: theft\n",
+        "terms.yaml: expected a non-empty list under 'concepts'"),
+    bad("legal terms", "concept without law words", "concepts:\n- asks: [stole]\n",
+        "terms.yaml: concept 1 ({'asks': ['stole']}) needs 'law', the words to add"),
+    bad("legal terms", "phrases not a list",
+        "concepts:\n- {law: theft, asks: [stole]}\n- {law: bail, asks: jail}\n",
+        "terms.yaml: concept 2 ('bail') needs 'asks', a non-empty list of phrases, got 'jail'"),
+    bad("legal terms", "an empty phrase", "concepts:\n- {law: theft, asks: [stole, '']}\n",
+        "terms.yaml: concept 1 ('theft') needs 'asks', a non-empty list of phrases"),
+    bad("legal terms", "not valid YAML", "concepts: [\n", "terms.yaml: cannot read"),
+])
+def test_bad_legal_terms_file_names_the_file_and_concept(tmp_path, content, message):
+    from nyaya.retrieval.legal_terms import LegalTermsError, load_legal_terms
+
+    with pytest.raises(LegalTermsError) as caught:
+        load_legal_terms(write(tmp_path / "terms.yaml", content))
+    assert message in str(caught.value)
+
+
 def _statute_search(params):
     from nyaya.retrieval.pipeline import StatuteSearch
 
@@ -437,6 +459,9 @@ def _weights(params):
     bad("retrieval configs", "rerank without a trained ranker", _statute_search,
         {"retrievers": ["cases"], "rerank": {"depth": 50}},
         "config cfg reranks, but these resources have no trained section ranker"),
+    bad("retrieval configs", "legal terms not a switch", _statute_search,
+        {"retrievers": ["cases"], "legal_terms": "yes"},
+        "config cfg: 'legal_terms' must be true or false, got 'yes'"),
     bad("retrieval configs", "retrievers not a list", _statute_search,
         {"retrievers": "dense"}, "config cfg: no retrievers: 'retrievers' must be a non-empty "
         "list of retriever names, got 'dense'"),

@@ -303,6 +303,29 @@ def test_every_config_runs_through_its_search_on_the_fixture_indexes(built, titl
         store.close()
 
 
+def test_plain_words_find_the_section_through_the_law_s_words(built):
+    """BM25 over the fixture sections, with and without `legal_terms`: no word of the question
+    is in BSA 63, and "whatsapp" and "screenshots" call for the law's "electronic records";
+    a question that names a provision is searched as asked."""
+    from evals.runner import load_statute_resources
+    from nyaya.retrieval.pipeline import StatuteSearch
+
+    _, _, data_dir = built
+    store = open_store(data_dir / "qdrant")
+    try:
+        resources = load_statute_resources(_fixture_settings(data_dir), store)
+        plain, terms = (StatuteSearch("bm25", {"retrievers": ["bm25"], "legal_terms": on},
+                                      resources) for on in (False, True))
+        question = "Can WhatsApp screenshots be shown to the judge?"
+        assert "BSA_2023:63" not in [hit.doc_id for hit in plain.search(question, 5)]
+        assert terms.search(question, 5)[0].doc_id == "BSA_2023:63"
+        named = "What does section 63 of the BSA say about WhatsApp screenshots?"
+        assert terms.query(named).text == named
+        assert terms.search(named, 5) == plain.search(named, 5)
+    finally:
+        store.close()
+
+
 @pytest.fixture(scope="module")
 def fixture_settings(built, monkeypatch_module):
     """The environment of a user whose data folder is the fixture build."""

@@ -171,6 +171,44 @@ def test_the_citing_passages_find_what_a_passage_cites(main_run):
         ("bm25-sections", "nyaya-statutes")]
 
 
+def test_the_law_s_words_lift_plain_questions_on_their_held_out_half(main_run):
+    """Dense and BM25 fused (`rrf-dense-sparse`) with `legal_terms` beat the same config
+    without them, as the main job ran it, on nyaya-statutes' held-out questions: the
+    concepts were written without reading those questions (docs/retrieval-methods.md)."""
+    from ranx import Qrels, Run, evaluate
+
+    from evals.runner import load_statute_resources
+    from evals.runs import read_trec
+    from evals.tuning import HELDOUT, in_split
+    from nyaya.index.store import EdgeStore
+    from nyaya.retrieval.pipeline import StatuteSearch
+
+    data_dir, _ = main_run
+    queryset = load_queryset("nyaya-statutes")
+    held_out = in_split(queryset.qrels, HELDOUT)
+    text = dict(zip(queryset.queries["qid"], queryset.queries["query"], strict=True))
+    settings = NyayaSettings(data_dir=str(data_dir), embedder=TEST_EMBEDDER,
+                             models_dir=str(Settings.from_env().models_dir)).resolved()
+    store = EdgeStore(settings.qdrant_path)
+    try:
+        params = {**load_config("rrf-dense-sparse").params, "legal_terms": True}
+        search = StatuteSearch("rrf-dense-sparse", params, load_statute_resources(settings,
+                                                                                   store))
+        with_terms = {qid: {hit.doc_id: hit.score for hit in search.search(text[qid], 100)}
+                      for qid in held_out}
+    finally:
+        store.close()
+    runs = read_trec(data_dir / "runs" / "nyaya-statutes" / "rrf-dense-sparse.trec")
+    without = {qid: dict(zip(rows["doc_id"], rows["score"], strict=True))
+               for qid, rows in runs[runs["qid"].isin(held_out)].groupby("qid")}
+    qrels = Qrels({qid: queryset.qrels[qid] for qid in held_out})
+
+    def mean_ap(run: dict) -> float:
+        return evaluate(qrels, Run({qid: run.get(qid) or {"none": 0.0} for qid in held_out}),
+                        "map")
+    assert mean_ap(with_terms) > mean_ap(without) + 0.02
+
+
 def test_word_pairs_find_what_a_whole_judgment_cites(main_run):
     """Whole judgments scored by their word pairs too (the passages a judgment quotes) rank
     what a masked judgment cites above the three best chunks and far above the words alone,

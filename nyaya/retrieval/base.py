@@ -5,6 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+#: A query of more words than this is a passage of facts, not a question: it is read in the
+#: law's words already (no plain-word expansion) and the relevance model has cuts for each.
+PASSAGE_WORDS = 60
+
 
 @dataclass(frozen=True)
 class Hit:

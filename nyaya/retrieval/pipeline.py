@@ -23,6 +23,8 @@ Config keys (all but `retrievers` optional):
   rerank: {depth: 100}          the fused top `depth` reordered by the trained section ranker
                                 (nyaya.verify.ranker); the rest follow in fused order
   include_repealed: false       search repealed IPC / CrPC / IEA sections too
+  legal_terms: true             the statutes' words added for what a question asks in plain
+                                words (nyaya.retrieval.legal_terms)
   candidates: 100               depth of each retriever before fusion
 """
 
@@ -48,6 +50,7 @@ from nyaya.retrieval.bm25 import BM25Retriever, feedback_of
 from nyaya.retrieval.case_votes import VOTERS, CaseVotes
 from nyaya.retrieval.citing_contexts import CitingContexts
 from nyaya.retrieval.fusion import cascade, rrf, score_fusion
+from nyaya.retrieval.legal_terms import load_legal_terms
 from nyaya.retrieval.retrievers import (
     Bm25,
     CaseVoting,
@@ -70,6 +73,9 @@ Built = TypeVar("Built")
 RERANK_DEPTH = 100
 NEW_CODES_FROM = date(2024, 7, 1)  # BNS, BNSS and BSA in force
 CRIMINAL_TYPES = ("criminal_offence",)
+#: query types that ask about a named provision (its number may be past what the analysis
+#: reads: "RTI Act section 8", "167(2) CrPC")
+PROVISION_TYPES = ("section_lookup", "old_statute_reference")
 # dense:sparse weights by query type, named so configs can share one table (spec 001 s. 5.1)
 WEIGHT_TABLES: dict[str, dict[str, dict[str, float]]] = {
     "spec001": {
@@ -148,12 +154,12 @@ class StatuteResources:
         self._bm25: dict[bool, BM25Retriever] = {}
         # every config of a run asks for the same query's vectors and analysis
         self.encoded = functools.lru_cache(maxsize=4096)(self._encode)
+        self.analyzed = functools.lru_cache(maxsize=4096)(self.analyzer.analyze)
         self.feedback_memo: dict[tuple, tuple[tuple[str, float], ...]] = {}
 
     def _encode(self, text: str) -> tuple[np.ndarray, SparseVector, Any]:
         """A query's dense vector, sparse vector and analysis (QueryAnalysis)."""
-        return (self.embedder.encode([text])[0], query_vector(text),
-                self.analyzer.analyze(text))
+        return self.embedder.encode([text])[0], query_vector(text), self.analyzed(text)
 
     def payload(self, doc_id: str) -> Mapping:
         return self._payloads[self.row_of[doc_id]]
@@ -238,6 +244,11 @@ class StatuteSearch:
         if rerank is not None and resources.ranker is None:
             raise ConfigError(f"config {name} reranks, but these resources have no trained "
                               "section ranker")
+        legal_terms = params.get("legal_terms", False)
+        if not isinstance(legal_terms, bool):
+            raise ConfigError(f"config {name}: 'legal_terms' must be true or false, got "
+                              f"{legal_terms!r}")
+        self.legal_terms = load_legal_terms() if legal_terms else None
         include_repealed = bool(params.get("include_repealed", False))
         where = None if include_repealed else {"status": "in_force"}
         # what expansions may add: the retrievers' own universe, so a cross-reference from
@@ -293,8 +304,17 @@ class StatuteSearch:
 
     def query(self, text: str, as_of: date | None = None, excluded: Collection[str] = ()
               ) -> Query:
-        dense, sparse, analysis = self.resources.encoded(text)
-        return Query(text, dense, sparse, analysis, as_of=as_of, excluded=frozenset(excluded))
+        """The question as the retrievers read it: with `legal_terms`, the law's words for
+        what it asks in plain words are added to its text and vectors, unless it names a
+        provision (the lookup answers that one, and added words only pull the rest away from
+        it); its analysis stays that of the question as asked."""
+        analysis = self.resources.analyzed(text)
+        names = (analysis.query_type in PROVISION_TYPES or analysis.sections
+                 or analysis.articles or analysis.old_code_refs)
+        searched = self.legal_terms.expand(text) if self.legal_terms and not names else text
+        dense, sparse, _ = self.resources.encoded(searched)
+        return Query(searched, dense, sparse, analysis, as_of=as_of,
+                     excluded=frozenset(excluded))
 
     def search(self, text: str, k: int = 5, as_of: date | None = None,
                excluded: Collection[str] = ()) -> list[Hit]:

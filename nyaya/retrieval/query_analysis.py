@@ -281,7 +281,7 @@ class _Lexicon:
 
     def __init__(self, strong: Iterable[str], weak: Iterable[str]) -> None:
         self.weight = {term: 1 for term in weak} | {term: 2 for term in strong}
-        self.pattern = _terms_pattern(self.weight)
+        self.pattern = terms_pattern(self.weight)
 
     def hits(self, text: str) -> tuple[int, list[str]]:
         """(score, distinct terms found): each term counts once."""
@@ -289,7 +289,7 @@ class _Lexicon:
         return sum(self.weight[t] for t in found), found
 
 
-def _terms_pattern(terms: Iterable[str]) -> re.Pattern:
+def terms_pattern(terms: Iterable[str]) -> re.Pattern:
     """Whole-word alternation; group 1 is a long term (inflections allowed), group 2 a short
     one ("fir" must not match "fired")."""
     ordered = sorted(terms, key=len, reverse=True)
@@ -298,7 +298,7 @@ def _terms_pattern(terms: Iterable[str]) -> re.Pattern:
     return re.compile(rf"\b(?:({long})(?:s|es|ed|ing)?|({short}))\b")
 
 
-def _plain(text: str) -> str:
+def plain_text(text: str) -> str:
     """Lower case, hyphens and apostrophes as spaces: what the lexicons are matched against."""
     return re.sub(r"[-‐–—’'/]", " ", text.lower())
 
@@ -309,8 +309,8 @@ LEXICONS = {
     "civil_conceptual": _Lexicon(CIVIL_TERMS, CIVIL_WEAK),
 }
 TOPIC_ORDER = ("procedural", "criminal_offence", "civil_conceptual")  # order breaks ties
-LOOKUP_PATTERN = _terms_pattern(LOOKUP_CUES)
-EQUIVALENCE_PATTERN = _terms_pattern(EQUIVALENCE_CUES)
+LOOKUP_PATTERN = terms_pattern(LOOKUP_CUES)
+EQUIVALENCE_PATTERN = terms_pattern(EQUIVALENCE_CUES)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -572,7 +572,7 @@ class QueryAnalyzer:
     def _query_type(self, masked: str, mentions: list[StatuteMention], refs: list[SectionRef],
                     old: list[tuple[str, str]], acts: list[str]) -> tuple[str, list[str]]:
         """The type and why; `masked` is the query with its citations and names blanked."""
-        plain = _plain(masked)
+        plain = plain_text(masked)
         if old:
             mapped = "; ".join(
                 f"{a} s.{s} -> " + (", ".join(f"{r.act_code} s.{r.section} ({r.relation})"

@@ -15,12 +15,11 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import ThreadpoolController
 
+from nyaya.retrieval.base import PASSAGE_WORDS
 from nyaya.settings import Settings
 from nyaya.verify.model import NOT_APPLICABLE, RELEVANT, TANGENTIAL
 
 SOURCE_MODEL = "model"
-#: A query of more words than this is a passage of facts, not a question: its own cuts.
-PASSAGE_WORDS = 60
 QUESTION, PASSAGE = "question", "passage"
 MODEL_FORMAT = 1
 #: Up to this many rows are predicted on one thread: the trees' OpenMP start-up for a few

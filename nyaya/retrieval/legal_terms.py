@@ -1,0 +1,97 @@
+"""A plain question in the statutes' words: the concepts of `nyaya/facts/legal_terms.yaml` whose
+phrases the question uses add their `law` words to it (a config's `legal_terms: true`).
+
+Why: "he keeps following me after I blocked him" shares no word with the section that answers
+it ("Stalking. Any man who follows a woman and contacts ..."), and the packaged MiniLM does not
+bridge such gaps reliably. The expansion only adds words; the question's own words stay, so
+a question no concept matches is searched exactly as before. A passage of facts (more than
+PASSAGE_WORDS words, such as a judgment's) is already in the law's words and is left as it is.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import yaml
+
+from nyaya.retrieval.base import PASSAGE_WORDS
+from nyaya.retrieval.query_analysis import plain_text, terms_pattern
+
+FILE = "legal_terms.yaml"
+
+
+class LegalTermsError(ValueError):
+    """legal_terms.yaml holds an entry that cannot be used; names the file and the entry."""
+
+
+@dataclass(frozen=True)
+class Concept:
+    law: str  # the words added
+    asks: tuple[str, ...]  # the phrases that call for them
+
+
+class LegalTerms:
+    """Every concept's phrases in one regex pass; a phrase may belong to several concepts."""
+
+    def __init__(self, concepts: list[Concept]) -> None:
+        self.concepts = tuple(concepts)
+        self._concepts_of: dict[str, list[int]] = {}
+        for index, concept in enumerate(self.concepts):
+            for phrase in concept.asks:
+                self._concepts_of.setdefault(phrase, []).append(index)
+        self._pattern = terms_pattern(self._concepts_of)
+
+    def matched(self, text: str) -> list[Concept]:
+        """The concepts the text asks about, each once, in the order of the file."""
+        found = {index for match in self._pattern.finditer(plain_text(text))
+                 for index in self._concepts_of[match.group(1) or match.group(2)]}
+        return [self.concepts[index] for index in sorted(found)]
+
+    def expand(self, text: str) -> str:
+        """A question, then the law's words of every concept it asks about; a passage as it
+        is."""
+        if len(text.split()) > PASSAGE_WORDS:
+            return text
+        return " ".join([text, *(concept.law for concept in self.matched(text))])
+
+
+def parse_legal_terms(data: object, source: str) -> LegalTerms:
+    """The concepts of a parsed legal_terms.yaml; LegalTermsError naming `source` and the
+    entry for anything malformed (a concept without words, a phrase that is not a string)."""
+    entries = data.get("concepts") if isinstance(data, dict) else None
+    if not isinstance(entries, list) or not entries:
+        raise LegalTermsError(f"{source}: expected a non-empty list under 'concepts'")
+    concepts = []
+    for number, entry in enumerate(entries, 1):
+        law = entry.get("law") if isinstance(entry, dict) else None
+        asks = entry.get("asks") if isinstance(entry, dict) else None
+        if not isinstance(law, str) or not law.strip():
+            raise LegalTermsError(f"{source}: concept {number} ({entry!r}) needs 'law', the "
+                                  "words to add")
+        if (not isinstance(asks, list) or not asks
+                or not all(isinstance(p, str) and p.strip() for p in asks)):
+            raise LegalTermsError(f"{source}: concept {number} ({law!r}) needs 'asks', a "
+                                  f"non-empty list of phrases, got {asks!r}")
+        phrases = tuple(plain_text(phrase).strip() for phrase in asks)
+        concepts.append(Concept(law.strip(), phrases))
+    return LegalTerms(concepts)
+
+
+def load_legal_terms(path: Path | None = None) -> LegalTerms:
+    """The shipped concepts, or those of `path`."""
+    if path is None:
+        text = resources.files("nyaya.facts").joinpath(FILE).read_text(encoding="utf-8")
+        return _shipped(text)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as err:
+        raise LegalTermsError(f"{path}: cannot read: {err}") from err
+    return parse_legal_terms(data, str(path))
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped(text: str) -> LegalTerms:
+    return parse_legal_terms(yaml.safe_load(text), f"nyaya/facts/{FILE}")
