@@ -208,12 +208,17 @@ class Searcher:
             raise SearchError("--verify checks statute sections; precedent results are "
                               "judgments the corpus holds")
         search = self._search(chosen)
+        notes = []
         if isinstance(search, PrecedentSearch):
             results = self._judgments(search.evidence(question, k), question)
         else:
             hits = search.search(question, k, as_of=as_of)
             results = self._sections(hits, question, side)
-        answer = Answer(question, side, chosen.name, k, as_of, results)
+            searched = search.query(question, as_of).text
+            if searched != question:  # the config's legal_terms read plain words
+                notes.append("searched with the law's words for what it asks: "
+                             + searched[len(question):].strip())
+        answer = Answer(question, side, chosen.name, k, as_of, results, notes=notes)
         return self._verified(answer) if verify else answer
 
     def run(self, topics: pd.DataFrame, config: RetrievalConfig, k: int) -> pd.DataFrame:
@@ -315,7 +320,7 @@ class Searcher:
                     "reason": verdict.reason}))
         return Answer(answer.question, answer.side, answer.config, answer.k, answer.as_of,
                       results, {"overall": report.overall, "message": report.message,
-                                "counts": report.counts}, report.notes)
+                                "counts": report.counts}, [*answer.notes, *report.notes])
 
 
 def render_answer(answer: Answer) -> str:

@@ -378,9 +378,17 @@ def test_search_answers_a_question_through_the_command_line(fixture_settings, ca
     assert first["act"] and first["snippet"] and first["methods"]
     assert first["verification"]["status"] == "VERIFIED"
     assert answer["verification"]["overall"] in ("VERIFIED", "PARTIALLY_VERIFIED")
+    # a section's title is in the law's words already
+    assert not [note for note in answer["notes"] if "law's words" in note]
     code = main(["search", target["title"], "--config", "bm25-sections", "-k", "2"])
     shown = capsys.readouterr().out
     assert code == 0 and target["doc_id"] in shown and "bm25-sections" in shown
+    # a question in plain words says which of the law's words were added to it
+    assert main(["search", "Can WhatsApp screenshots be shown to the judge?", "-k", "1"]) == 0
+    shown = capsys.readouterr().out
+    assert ("note: searched with the law's words for what it asks: admissibility of electronic "
+            "records certificate computer output evidence") in shown
+    assert "BSA_2023:63" in shown
 
 
 @pytest.mark.parametrize(("argv", "error"), [
