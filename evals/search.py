@@ -214,10 +214,10 @@ class Searcher:
         else:
             hits = search.search(question, k, as_of=as_of)
             results = self._sections(hits, question, side)
-            searched = search.query(question, as_of).text
-            if searched != question:  # the config's legal_terms read plain words
+            added = search.law_words(question)
+            if added:
                 notes.append("searched with the law's words for what it asks: "
-                             + searched[len(question):].strip())
+                             + " ".join(added))
         answer = Answer(question, side, chosen.name, k, as_of, results, notes=notes)
         return self._verified(answer) if verify else answer
 

@@ -50,12 +50,15 @@ class LegalTerms:
                  for index in self._concepts_of[match.group(1) or match.group(2)]}
         return [self.concepts[index] for index in sorted(found)]
 
-    def expand(self, text: str) -> str:
-        """A question, then the law's words of every concept it asks about; a passage as it
-        is."""
+    def added(self, text: str) -> list[str]:
+        """The law's words of every concept a question asks about; none for a passage."""
         if len(text.split()) > PASSAGE_WORDS:
-            return text
-        return " ".join([text, *(concept.law for concept in self.matched(text))])
+            return []
+        return [concept.law for concept in self.matched(text)]
+
+    def expand(self, text: str) -> str:
+        """A question, then the law's words it asks about; a passage as it is."""
+        return " ".join([text, *self.added(text)])
 
 
 def parse_legal_terms(data: object, source: str) -> LegalTerms:
@@ -83,8 +86,7 @@ def parse_legal_terms(data: object, source: str) -> LegalTerms:
 def load_legal_terms(path: Path | None = None) -> LegalTerms:
     """The shipped concepts, or those of `path`."""
     if path is None:
-        text = resources.files("nyaya.facts").joinpath(FILE).read_text(encoding="utf-8")
-        return _shipped(text)
+        return _shipped()
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as err:
@@ -92,6 +94,8 @@ def load_legal_terms(path: Path | None = None) -> LegalTerms:
     return parse_legal_terms(data, str(path))
 
 
-@functools.lru_cache(maxsize=1)
-def _shipped(text: str) -> LegalTerms:
+@functools.cache
+def _shipped() -> LegalTerms:
+    """Read and compiled once a process: every config that asks shares it."""
+    text = resources.files("nyaya.facts").joinpath(FILE).read_text(encoding="utf-8")
     return parse_legal_terms(yaml.safe_load(text), f"nyaya/facts/{FILE}")

@@ -157,9 +157,9 @@ class StatuteResources:
         self.analyzed = functools.lru_cache(maxsize=4096)(self.analyzer.analyze)
         self.feedback_memo: dict[tuple, tuple[tuple[str, float], ...]] = {}
 
-    def _encode(self, text: str) -> tuple[np.ndarray, SparseVector, Any]:
-        """A query's dense vector, sparse vector and analysis (QueryAnalysis)."""
-        return self.embedder.encode([text])[0], query_vector(text), self.analyzed(text)
+    def _encode(self, text: str) -> tuple[np.ndarray, SparseVector]:
+        """A query's dense and sparse vectors (its analysis: `analyzed`)."""
+        return self.embedder.encode([text])[0], query_vector(text)
 
     def payload(self, doc_id: str) -> Mapping:
         return self._payloads[self.row_of[doc_id]]
@@ -304,17 +304,24 @@ class StatuteSearch:
 
     def query(self, text: str, as_of: date | None = None, excluded: Collection[str] = ()
               ) -> Query:
-        """The question as the retrievers read it: with `legal_terms`, the law's words for
-        what it asks in plain words are added to its text and vectors, unless it names a
-        provision (the lookup answers that one, and added words only pull the rest away from
-        it); its analysis stays that of the question as asked."""
-        analysis = self.resources.analyzed(text)
-        names = (analysis.query_type in PROVISION_TYPES or analysis.sections
-                 or analysis.articles or analysis.old_code_refs)
-        searched = self.legal_terms.expand(text) if self.legal_terms and not names else text
-        dense, sparse, _ = self.resources.encoded(searched)
-        return Query(searched, dense, sparse, analysis, as_of=as_of,
+        """The question as the retrievers read it: its text and vectors with `law_words`
+        added; its analysis that of the question as asked."""
+        searched = " ".join([text, *self.law_words(text)])
+        dense, sparse = self.resources.encoded(searched)
+        return Query(searched, dense, sparse, self.resources.analyzed(text), as_of=as_of,
                      excluded=frozenset(excluded))
+
+    def law_words(self, text: str) -> list[str]:
+        """What `legal_terms` adds to a question asked in plain words: nothing without it,
+        for a passage, or for a question that names a provision (the lookup answers that
+        one, and added words only pull the rest away from it)."""
+        if self.legal_terms is None:
+            return []
+        analysis = self.resources.analyzed(text)
+        if (analysis.query_type in PROVISION_TYPES or analysis.sections or analysis.articles
+                or analysis.old_code_refs):
+            return []
+        return self.legal_terms.added(text)
 
     def search(self, text: str, k: int = 5, as_of: date | None = None,
                excluded: Collection[str] = ()) -> list[Hit]:
