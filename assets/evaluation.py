@@ -11,9 +11,11 @@ import pandas as pd
 from assets.sources import report_partitions
 from evals import query_types
 from evals.baseline import (
+    NUMERICS_RULE,
     check_regression,
     failures,
     load_baseline,
+    load_numerics,
     load_per_query,
     per_query_path,
 )
@@ -28,6 +30,7 @@ from evals.evaluate import (
     run_configs,
     score_runs,
 )
+from evals.numerics import measure_probes
 from evals.querysets import load_queryset
 from evals.ranking import train as train_ranker
 from evals.relevance import train
@@ -220,14 +223,22 @@ def regression_deltas(settings: NyayaSettings, retrieval_metrics: pd.DataFrame,
                       retrieval_runs: pd.DataFrame) -> dg.Output:
     """Each config's headline metrics against the regression baseline (evals/baseline.py):
     ok / regressed / improved / missing / new / not_comparable, with the delta; a drop is
-    tested query by query where the baseline kept its query scores."""
+    tested query by query where the baseline kept its query scores, and nothing is compared
+    for an embedder whose vectors are not the baseline's (evals/numerics.py)."""
     path = settings.baseline_file()
     kept = load_per_query(per_query_path(path))
     tonight = as_per_query(query_scores(settings.resolved(), retrieval_runs)) if kept else {}
-    deltas = check_regression(retrieval_metrics, load_baseline(path), tonight, kept)
+    kept_probes = load_numerics(path)
+    probes = measure_probes(settings.resolved(), set(retrieval_metrics["embedder"])
+                            & set(kept_probes))
+    deltas = check_regression(retrieval_metrics, load_baseline(path), tonight, kept,
+                              probes, kept_probes)
     counts = deltas["status"].value_counts().to_dict()
-    return dg.Output(deltas, metadata={"baseline": dg.MetadataValue.path(str(path)),
-                                       **{status: int(n) for status, n in counts.items()}})
+    other = sorted(deltas.loc[deltas["rule"] == NUMERICS_RULE, "embedder"].unique())
+    return dg.Output(deltas, metadata={
+        "baseline": dg.MetadataValue.path(str(path)),
+        "other vectors": ", ".join(other) or "none",
+        **{status: int(n) for status, n in counts.items()}})
 
 
 @dg.asset_check(asset=regression_deltas, description="No baselined metric fell beyond its "

@@ -12,15 +12,16 @@ tonight's scores against those says it is not chance (one-sided p < 0.05) and it
 `tolerance`; a few queries reshuffled by an approximate index pass, the same queries all
 falling does not, however small the set. Without them, the floor is two queries' worth (2 / n).
 
-Rows are matched on the embedder too, and refused when the corpus fingerprint differs: numbers
-from another embedder or another corpus are not comparable, and are reported as such instead of
-passing or failing silently.
+Rows are matched on the embedder too, and refused when the corpus fingerprint differs, or when
+the embedder's numerics probe (`evals.numerics`, kept per embedder under `numerics:`) differs
+from tonight's: numbers from another embedder, another corpus or other vectors are not
+comparable, and are reported as such instead of passing or failing silently.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +29,7 @@ import pandas as pd
 import yaml
 
 from evals.inputs import read_yaml
+from evals.numerics import probes_agree
 from nyaya.tables import read_table
 
 BASELINES = Path(__file__).resolve().parent / "baselines" / "regression.yaml"
@@ -44,6 +46,7 @@ FAILING = (REGRESSED, MISSING)
 KEY = ["config", "queryset", "embedder"]
 PAIRED_ALPHA = 0.05
 PAIRED_RULE = "paired t-test p < 0.05 and delta beyond tolerance"
+NUMERICS_RULE = "other vectors than the baseline's: the embedder's numerics probe differs"
 FLIPS_RULE = "delta beyond max(tolerance, 2 / queries)"
 #: query scores per (config, queryset, embedder, metric): {qid: score}
 PerQuery = dict[tuple[str, str, str, str], dict[str, float]]
@@ -107,6 +110,24 @@ def load_baseline(path: Path = BASELINES) -> pd.DataFrame:
     return frame
 
 
+def load_numerics(path: Path = BASELINES) -> dict[str, list[float]]:
+    """The numerics probe kept for each embedder (`evals.numerics`); none without a file."""
+    if not path.exists():
+        return {}
+    data = _mapping(read_yaml(path, BaselineError) or {}, str(path),
+                    "a mapping with 'tolerance' and 'expected'")
+    numerics = _mapping(data.get("numerics") or {}, f"{path}: numerics",
+                        "a mapping of embedder names to lists of numbers")
+    probes = {}
+    for embedder, probe in numerics.items():
+        if not isinstance(probe, list) or not probe:
+            raise BaselineError(f"{path}: numerics of {embedder} must be a non-empty list of "
+                                f"numbers, not {probe!r}")
+        probes[embedder] = [_number(value, f"{path}: numerics of {embedder}")
+                            for value in probe]
+    return probes
+
+
 def _status(delta: float, tolerance: float) -> str:
     if delta < -tolerance:
         return REGRESSED
@@ -159,7 +180,9 @@ def paired_p(now: dict[str, float], then: dict[str, float]) -> float:
 
 
 def check_regression(metrics: pd.DataFrame, baseline: pd.DataFrame,
-                     tonight: PerQuery | None = None, kept: PerQuery | None = None
+                     tonight: PerQuery | None = None, kept: PerQuery | None = None,
+                     probes: Mapping[str, Sequence[float]] | None = None,
+                     kept_probes: Mapping[str, Sequence[float]] | None = None
                      ) -> pd.DataFrame:
     """Every baselined metric of the measured embedders, against the `all` rows of `metrics`.
 
@@ -168,13 +191,16 @@ def check_regression(metrics: pd.DataFrame, baseline: pd.DataFrame,
     Statuses: ok / regressed / improved; `missing` for a baselined config that was not measured
     on its query set at all (a config that vanished is a failure, not a pass); `new` for a
     measured (config, queryset, embedder) with no baseline yet; `not_comparable` when the corpus
-    fingerprint differs from the baseline's. Entries of an embedder setup the run did not use
-    are not compared.
+    fingerprint differs from the baseline's, or when tonight's numerics probe of the embedder
+    (`probes`) differs from the one kept with the baseline (`kept_probes`). Entries of an
+    embedder setup the run did not use are not compared.
     """
     overall = metrics[metrics["group"] == "all"]
     measured = {tuple(row[k] for k in KEY): row for _, row in overall.iterrows()}
     embedders = set(overall["embedder"])
     ran = {key[:2] for key in measured}
+    other_vectors = {name for name, probe in (kept_probes or {}).items()
+                     if name in (probes or {}) and not probes_agree(probes[name], probe)}
     rows = []
     for _, expected in baseline[baseline["embedder"].isin(embedders)].iterrows():
         key = tuple(expected[k] for k in KEY)
@@ -202,6 +228,8 @@ def check_regression(metrics: pd.DataFrame, baseline: pd.DataFrame,
             p_value, status = float("nan"), _status(delta, tolerance)
         if row.get("corpus_fingerprint") != expected["corpus"]:
             status = NOT_COMPARABLE
+        elif key[2] in other_vectors:
+            status, rule = NOT_COMPARABLE, NUMERICS_RULE
         rows.append({**base, "tolerance": tolerance, "measured": value, "delta": delta,
                      "status": status, "queries": queries, "rule": rule, "p_value": p_value})
     baselined = {tuple(k) for k in baseline[KEY].itertuples(index=False)}
@@ -232,10 +260,13 @@ def read_metrics(path: Path) -> pd.DataFrame:
 
 def write_baseline(metrics: pd.DataFrame, path: Path = BASELINES,
                    metric_names: Sequence[str] = HEADLINE_METRICS,
-                   tolerance: float = DEFAULT_TOLERANCE) -> int:
+                   tolerance: float = DEFAULT_TOLERANCE,
+                   probes: Mapping[str, Sequence[float]] | None = None) -> int:
     """Write these metrics' entries into the file, replacing those with the same (config,
     queryset, embedder) and keeping the rest (another embedder's, or a config that was not run:
-    it stays `missing` until someone removes it on purpose); returns the entries written."""
+    it stays `missing` until someone removes it on purpose); returns the entries written.
+    The numerics probe of each embedder written is replaced by `probes`' (dropped without
+    one: it described the vectors of the entries replaced)."""
     existing = read_yaml(path, BaselineError) if path.exists() else None
     existing = existing or {}
     overall = metrics[metrics["group"] == "all"].sort_values(KEY)
@@ -258,8 +289,15 @@ def write_baseline(metrics: pd.DataFrame, path: Path = BASELINES,
         "# Expected scores on the real corpus (nyaya baseline after a run).\n"
         "# A metric more than `tolerance` below its expectation fails the\n"
         "# `no_metric_regressed` check; entries are per embedder and corpus fingerprint.\n")
-    body = yaml.safe_dump({"tolerance": existing.get("tolerance", tolerance),
-                           "expected": entries}, sort_keys=False, width=100)
+    written = {entry["embedder"] for entry in fresh}
+    numerics = {name: probe for name, probe in (existing.get("numerics") or {}).items()
+                if name not in written}
+    numerics.update({name: list(probe) for name, probe in (probes or {}).items()
+                     if name in written})
+    document = {"tolerance": existing.get("tolerance", tolerance), "expected": entries}
+    if numerics:
+        document["numerics"] = dict(sorted(numerics.items()))
+    body = yaml.safe_dump(document, sort_keys=False, width=100)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(header + body, encoding="utf-8")
     return len(fresh)

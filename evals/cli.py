@@ -263,6 +263,7 @@ def _write_query_scores(target: Path) -> str:
 def _baseline(args: argparse.Namespace) -> int:
     """Write the regression baseline from a metrics table (the latest report's by default)."""
     from evals.baseline import BASELINES, read_metrics, write_baseline
+    from evals.numerics import measure_probes
 
     source = Path(args.metrics) if args.metrics else (
         Settings.from_env().data_dir / "reports" / "latest" / "metrics.parquet")
@@ -272,7 +273,9 @@ def _baseline(args: argparse.Namespace) -> int:
         return 2
     target = Path(args.output) if args.output else BASELINES
     try:  # BaselineError (the existing baseline file) is a ValueError too
-        count = write_baseline(read_metrics(source), target, tolerance=args.tolerance)
+        metrics = read_metrics(source)
+        count = write_baseline(metrics, target, tolerance=args.tolerance,
+                               probes=measure_probes(Settings.from_env(), metrics["embedder"]))
         kept = _write_query_scores(target)
     except (OSError, ValueError) as err:
         print(f"nyaya baseline: {err}", file=sys.stderr)

@@ -15,15 +15,19 @@ from evals.baseline import (
     MISSING,
     NEW,
     NOT_COMPARABLE,
+    NUMERICS_RULE,
     OK,
     REGRESSED,
     BaselineError,
     check_regression,
     load_baseline,
+    load_numerics,
     load_per_query,
     write_baseline,
     write_per_query,
 )
+from evals.numerics import PROBE_TEXTS, PROBE_TOLERANCE, numerics_probe
+from nyaya.index.embedders import load_embedder
 from pipelines.resources import NyayaSettings
 
 CORPUS = "corpus-fp-1"
@@ -93,6 +97,65 @@ def test_another_corpus_is_not_comparable(baseline_file):
     deltas = check_regression(metrics_of([("a", "emb", 0.1), ("b", "emb", 0.1)], "fp-2"),
                               load_baseline(baseline_file))
     assert set(deltas["status"]) == {NOT_COMPARABLE}
+
+
+PROBE = [1.0, 0.25, 0.25, 1.0]
+
+
+@pytest.mark.parametrize(("tonight", "status_a", "rule_a"), [
+    (None, REGRESSED, "delta beyond max(tolerance, 2 / queries)"),  # no probe measured
+    (PROBE, REGRESSED, "delta beyond max(tolerance, 2 / queries)"),  # the same vectors
+    ([1.0, 0.25 + PROBE_TOLERANCE / 2, 0.25, 1.0], REGRESSED,
+     "delta beyond max(tolerance, 2 / queries)"),  # float noise
+    ([1.0, 0.26, 0.25, 1.0], NOT_COMPARABLE, NUMERICS_RULE),  # other vectors
+    ([1.0, 0.25], NOT_COMPARABLE, NUMERICS_RULE),  # another probe altogether
+])
+def test_scores_from_other_vectors_are_not_comparable(baseline_file, tonight, status_a,
+                                                      rule_a):
+    """Only the embedder whose probe moved is set aside; the other is still judged."""
+    write_baseline(metrics_of([("a", "emb", 0.50), ("b", "other", 0.30)]), baseline_file,
+                   metric_names=("ndcg@10",), probes={"emb": PROBE, "other": PROBE})
+    deltas = check_regression(
+        metrics_of([("a", "emb", 0.40), ("b", "other", 0.20)]), load_baseline(baseline_file),
+        probes={"emb": tonight, "other": PROBE} if tonight else {},
+        kept_probes=load_numerics(baseline_file)).set_index("config")
+    assert (deltas.at["a", "status"], deltas.at["a", "rule"]) == (status_a, rule_a)
+    assert deltas.at["b", "status"] == REGRESSED
+
+
+def test_a_rewrite_replaces_the_probe_of_the_embedder_written_only(baseline_file):
+    write_baseline(metrics_of([("a", "emb", 0.5), ("b", "other", 0.3)]), baseline_file,
+                   metric_names=("ndcg@10",), probes={"emb": PROBE, "other": PROBE})
+    write_baseline(metrics_of([("a", "emb", 0.6)]), baseline_file, metric_names=("ndcg@10",),
+                   probes={"emb": [0.5], "unused": [0.1]})
+    assert load_numerics(baseline_file) == {"emb": [0.5], "other": PROBE}
+    write_baseline(metrics_of([("a", "emb", 0.6)]), baseline_file, metric_names=("ndcg@10",))
+    assert load_numerics(baseline_file) == {"other": PROBE}  # the old probe went with its scores
+
+
+@pytest.mark.parametrize("numerics", [
+    pytest.param("numerics: {emb: [1.0, x]}\n", marks=pytest.mark.bad_input(
+        "baseline YAML", "numerics probe value not a number")),
+    pytest.param("numerics: {emb: 0.5}\n", marks=pytest.mark.bad_input(
+        "baseline YAML", "numerics probe not a list")),
+])
+def test_a_bad_numerics_probe_names_the_file_and_embedder(tmp_path, numerics):
+    path = tmp_path / "bad.yaml"
+    path.write_text("expected: []\n" + numerics)
+    with pytest.raises(BaselineError, match="numerics of emb") as err:
+        load_numerics(path)
+    assert str(path) in str(err.value)
+
+
+def test_the_probe_reads_the_index_and_the_query_paths(models_dir):
+    """Each sentence against each: as a query, as a document; the static model encodes a
+    text the same either way, and the same twice."""
+    embedder = load_embedder("minilm-static", models_dir)
+    probe = numerics_probe(embedder)
+    n = len(PROBE_TEXTS)
+    assert len(probe) == n * n and probe == numerics_probe(embedder)
+    assert all(probe[i * n + i] == pytest.approx(1.0, abs=1e-4) for i in range(n))
+    assert max(probe[i * n + j] for i in range(n) for j in range(n) if i != j) < 0.99
 
 
 def test_a_hand_set_tolerance_survives_a_rewrite(baseline_file):
