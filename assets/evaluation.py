@@ -11,6 +11,7 @@ import pandas as pd
 from assets.sources import report_partitions
 from evals import query_types
 from evals.baseline import (
+    BASELINES,
     NUMERICS_RULE,
     check_regression,
     failures,
@@ -41,6 +42,7 @@ from nyaya.index.store import open_store
 from nyaya.provenance import source_fingerprint
 from nyaya.retrieval.query_analysis import QueryAnalyzer
 from nyaya.retrieval.section_encoder import encoder_path
+from nyaya.settings import resolve
 from nyaya.verify.relevance import RelevanceJudge
 from nyaya.verify.statutes import StatuteChecker
 from nyaya.verify.trained import model_path, ranker_path
@@ -225,7 +227,7 @@ def regression_deltas(settings: NyayaSettings, retrieval_metrics: pd.DataFrame,
     ok / regressed / improved / missing / new / not_comparable, with the delta; a drop is
     tested query by query where the baseline kept its query scores, and nothing is compared
     for an embedder whose vectors are not the baseline's (evals/numerics.py)."""
-    path = settings.baseline_file()
+    path = resolve(settings.baseline_path) if settings.baseline_path else BASELINES
     kept = load_per_query(per_query_path(path))
     tonight = as_per_query(query_scores(settings.resolved(), retrieval_runs)) if kept else {}
     kept_probes = load_numerics(path)

@@ -22,12 +22,9 @@ class NyayaSettings(dg.ConfigurableResource):
     embedder: str = ""
     chunk_embedder: str = ""
     models_dir: str = ""
-    baseline_path: str = ""  # the regression baseline YAML; evals/baselines/regression.yaml
-
-    def baseline_file(self) -> Path:
-        from evals.baseline import BASELINES
-
-        return resolve(self.baseline_path) if self.baseline_path else BASELINES
+    # the regression baseline YAML; empty: evals/baselines/regression.yaml (regression_deltas
+    # resolves it, so that no asset's code version holds the evaluation library's)
+    baseline_path: str = ""
 
     def resolved(self) -> Settings:
         """The environment's settings with this resource's non-empty fields over them (a data
