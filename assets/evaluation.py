@@ -228,11 +228,11 @@ def regression_deltas(settings: NyayaSettings, retrieval_metrics: pd.DataFrame,
     tested query by query where the baseline kept its query scores, and nothing is compared
     for an embedder whose vectors are not the baseline's (evals/numerics.py)."""
     path = resolve(settings.baseline_path) if settings.baseline_path else BASELINES
+    resolved = settings.resolved()
     kept = load_per_query(per_query_path(path))
-    tonight = as_per_query(query_scores(settings.resolved(), retrieval_runs)) if kept else {}
+    tonight = as_per_query(query_scores(resolved, retrieval_runs)) if kept else {}
     kept_probes = load_numerics(path)
-    probes = measure_probes(settings.resolved(), set(retrieval_metrics["embedder"])
-                            & set(kept_probes))
+    probes = measure_probes(resolved, set(retrieval_metrics["embedder"]) & set(kept_probes))
     deltas = check_regression(retrieval_metrics, load_baseline(path), tonight, kept,
                               probes, kept_probes)
     counts = deltas["status"].value_counts().to_dict()
