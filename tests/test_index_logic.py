@@ -326,6 +326,25 @@ def test_pooling_refuses_interleaved_chunks():
 
 
 @pytest.mark.parametrize("int8", [False, True])
+def test_a_texts_vector_does_not_depend_on_the_texts_beside_it(int8):
+    """A section's vector is the same whichever sections share its call (a cold build, an
+    incremental one and another machine's batches) and the same as that text as a query.
+    Batched int8 failed this: dynamic quantization scales a whole padded batch at once."""
+    embedder = FlagEmbedder(packaged_minilm_path(), int8=int8)
+    text = "Whoever commits murder shall be punished with death or imprisonment for life."
+    neighbours = (["IPC 302"],
+                  ["Every person arrested shall be produced before the nearest Magistrate "
+                   "within twenty-four hours of such arrest, excluding the time necessary for "
+                   "the journey from the place of arrest to the Court of the Magistrate. " * 3],
+                  ["A cheque returned unpaid.", "Temporary injunction.", "Caveat."])
+    alone = embedder.encode([text])[0]
+    for others in neighbours:
+        for batch in ([text, *others], [*others, text]):
+            vector = embedder.encode(batch)[batch.index(text)]
+            assert np.allclose(vector, alone, atol=1e-6), (int8, others[0][:20])
+
+
+@pytest.mark.parametrize("int8", [False, True])
 def test_one_query_is_embedded_as_a_batch_would_embed_it(int8):
     """The single-text fast path (queries) gives FlagEmbedding's vector for that text."""
     embedder = FlagEmbedder(packaged_minilm_path(), int8=int8)

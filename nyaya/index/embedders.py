@@ -80,9 +80,15 @@ def normalize(matrix: np.ndarray) -> np.ndarray:
 class FlagEmbedder:
     """all-MiniLM-L6-v2 through FlagEmbedding: mean pooling, fp32 or dynamic int8.
 
-    FlagEmbedding sorts each call's texts by token length before batching, which is the
+    fp32: FlagEmbedding sorts each call's texts by token length before batching, which is the
     length bucketing (about 2x on real chunks against unsorted batches): so callers should
-    pass many texts per call.
+    pass many texts per call. A text's fp32 vector is the same in any batch.
+
+    int8: each text is encoded alone. Dynamic quantization scales the activations of a whole
+    batch at once, padding included, so an int8 vector depended on its batch neighbours
+    (median cosine 0.98, lowest 0.95, between two batchings of the same 96 sections) and
+    differed from the vector of the same text as a query; builds that batched differently
+    gave other vectors. Alone it is as fast (38 texts/s either way on sections; docs/embedders.md).
     """
 
     def __init__(self, model_path: Path, int8: bool = False, batch_size: int = 32,
@@ -98,6 +104,7 @@ class FlagEmbedder:
                 warnings.simplefilter("ignore")
                 self._model.model = torch.ao.quantization.quantize_dynamic(
                     self._model.model, {torch.nn.Linear}, dtype=torch.qint8)
+        self.int8 = int8
         self.dim = int(self._model.model.config.hidden_size)
         self.batch_size = batch_size
         self.max_tokens = max_tokens
@@ -106,14 +113,15 @@ class FlagEmbedder:
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        if len(texts) == 1:
-            return self._encode_one(texts[0])
+        if len(texts) == 1 or self.int8:
+            return np.vstack([self._encode_one(text) for text in texts])
         vectors = self._model.encode(list(texts), batch_size=self.batch_size,
                                      max_length=self.max_tokens)
         return normalize(np.atleast_2d(vectors))
 
     def _encode_one(self, text: str) -> np.ndarray:
-        """A query: the same tokenizer, forward pass and mean pooling without FlagEmbedding's
+        """One text (a query, or any int8 text): the same tokenizer, forward pass and mean
+        pooling without FlagEmbedding's
         batching machinery, which costs more than the model on one short text (about 13 ms
         against 5 ms with int8; the vectors agree to 1e-7, `tests/test_index_logic.py`)."""
         import torch
@@ -128,8 +136,10 @@ class FlagEmbedder:
 
 
 def flag_fingerprint(model_path: Path, int8: bool, max_tokens: int = MAX_TOKENS) -> str:
+    # "alone": int8 vectors encoded one text at a time; the batched ones before it differ
+    mode = "int8-alone" if int8 else "fp32"
     name = "minilm-int8" if int8 else "minilm"
-    return f"{name}-mean-{'int8' if int8 else 'fp32'}-t{max_tokens}-{weights_digest(model_path)}"
+    return f"{name}-mean-{mode}-t{max_tokens}-{weights_digest(model_path)}"
 
 
 class StaticEmbedder:
