@@ -7,7 +7,9 @@ of the configs reading the int8 vectors moved, four beyond tolerance), so the ch
 build nobody had changed. The probe is the similarity of a few sentences encoded the way the
 index encodes (one batch) against the same sentences encoded the way a query is (one at a
 time): two builds whose probes differ do not give comparable scores, and the check says so
-(`not_comparable`) instead of failing or passing.
+(`not_comparable`) instead of failing or passing. (That day's cause: batched int8 vectors
+depended on their batch neighbours; int8 now encodes each text alone. The probe stays:
+another machine, library or model can still change the vectors.)
 """
 
 from __future__ import annotations
