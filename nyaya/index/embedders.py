@@ -121,9 +121,9 @@ class FlagEmbedder:
 
     def _encode_one(self, text: str) -> np.ndarray:
         """One text (a query, or any int8 text): the same tokenizer, forward pass and mean
-        pooling without FlagEmbedding's
-        batching machinery, which costs more than the model on one short text (about 13 ms
-        against 5 ms with int8; the vectors agree to 1e-7, `tests/test_index_logic.py`)."""
+        pooling without FlagEmbedding's batching machinery, which costs more than the model on
+        one short text (about 13 ms against 5 ms with int8; the vectors agree to 1e-7,
+        `tests/test_index_logic.py`)."""
         import torch
 
         with torch.inference_mode():
