@@ -209,10 +209,20 @@ def verification_rates(settings: NyayaSettings, retrieval_runs: pd.DataFrame) ->
 
 
 @dg.asset(group_name=GROUP, code_version=CODE_VERSION)
-def config_comparison(settings: NyayaSettings, retrieval_runs: pd.DataFrame) -> dg.Output:
+def run_query_scores(settings: NyayaSettings, retrieval_runs: pd.DataFrame) -> dg.Output:
+    """Each run's headline metrics on each query it is scored on (config, queryset, embedder,
+    metric, qid, value): computed once, read by the comparison with BM25 and the regression
+    check, since turning a run into ranx's typed dictionaries is most of a scoring's cost."""
+    table = query_scores(settings.resolved(), retrieval_runs)
+    return dg.Output(table, metadata={"rows": len(table),
+                                      "runs": int(table.groupby(["config", "queryset"]).ngroups)})
+
+
+@dg.asset(group_name=GROUP, code_version=CODE_VERSION)
+def config_comparison(run_query_scores: pd.DataFrame) -> dg.Output:
     """Is a config really better than BM25? Paired tests with Holm correction and per-query
     win/tie/loss, per query set (evals/compare.py)."""
-    table = compare_to_bm25(settings.resolved(), retrieval_runs)
+    table = compare_to_bm25(run_query_scores)
     significant = table[table["significant"]]
     return dg.Output(table, metadata={
         "significant": len(significant),
@@ -222,7 +232,7 @@ def config_comparison(settings: NyayaSettings, retrieval_runs: pd.DataFrame) -> 
 
 @dg.asset(group_name=GROUP, code_version=CODE_VERSION)
 def regression_deltas(settings: NyayaSettings, retrieval_metrics: pd.DataFrame,
-                      retrieval_runs: pd.DataFrame) -> dg.Output:
+                      run_query_scores: pd.DataFrame) -> dg.Output:
     """Each config's headline metrics against the regression baseline (evals/baseline.py):
     ok / regressed / improved / missing / new / not_comparable, with the delta; a drop is
     tested query by query where the baseline kept its query scores, and nothing is compared
@@ -230,7 +240,7 @@ def regression_deltas(settings: NyayaSettings, retrieval_metrics: pd.DataFrame,
     path = resolve(settings.baseline_path) if settings.baseline_path else BASELINES
     resolved = settings.resolved()
     kept = load_per_query(per_query_path(path))
-    tonight = as_per_query(query_scores(resolved, retrieval_runs)) if kept else {}
+    tonight = as_per_query(run_query_scores) if kept else {}
     kept_probes = load_numerics(path)
     probes = measure_probes(resolved, set(retrieval_metrics["embedder"]) & set(kept_probes))
     deltas = check_regression(retrieval_metrics, load_baseline(path), tonight, kept,

@@ -126,18 +126,9 @@ def compare_configs(runs: Mapping[str, pd.DataFrame], qrels: QrelsLike, baseline
     or "fisher" (paired randomization test, seeded). Rows are ordered by metric as given, then
     config name. A config scored on different queries than the baseline (a tuned one scored
     on held-out queries only) must be compared with `qrels` restricted to those queries."""
-    if test not in TESTS:
-        raise ValueError(f"unknown test {test!r}; choose one of {TESTS}")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
     if not qrels:
         raise ValueError("no judged queries in qrels: nothing to compare on")
-    metrics = list(dict.fromkeys(metrics))
-    if not metrics:
-        raise ValueError("no metrics asked for")
-    if baseline not in runs:
-        raise ValueError(f"baseline config {baseline!r} is not among the runs "
-                         f"({', '.join(sorted(runs)) or 'none'})")
+    metrics = _checked(metrics, test, alpha, baseline, runs)
     for name, run in runs.items():
         missing = {"qid", "doc_id", "rank", "score"} - set(run.columns)
         if missing:
@@ -145,11 +136,24 @@ def compare_configs(runs: Mapping[str, pd.DataFrame], qrels: QrelsLike, baseline
         if not run["qid"].isin(list(qrels)).any():
             raise ValueError(f"run of config {name!r} answers none of the {len(qrels)} judged "
                              "queries: wrong query set, or qids that do not match the qrels")
-    scores = {name: per_query_scores(run, qrels, metrics) for name, run in runs.items()}
+    return compare_scores({name: per_query_scores(run, qrels, metrics)
+                           for name, run in runs.items()}, baseline, metrics, test, alpha,
+                          n_permutations=n_permutations, seed=seed)
+
+
+def compare_scores(scores: Mapping[str, pd.DataFrame], baseline: str,
+                   metrics: Sequence[str] = ("ndcg@10", "map"), test: str = "student",
+                   alpha: float = 0.05, *, n_permutations: int = 1000,
+                   seed: int = 42) -> pd.DataFrame:
+    """`compare_configs` over per-query scores already computed (config -> a table indexed by
+    qid with a column per metric, every config on the baseline's queries): the pipeline
+    scores each run once and reads these tests and its regression check from that one
+    table."""
+    metrics = _checked(metrics, test, alpha, baseline, scores)
     base = scores[baseline]
     rows = []
     for metric in metrics:
-        for name in sorted(runs):
+        for name in sorted(scores):
             if name == baseline:
                 continue
             ours, theirs = scores[name][metric], base[metric]
@@ -169,6 +173,22 @@ def compare_configs(runs: Mapping[str, pd.DataFrame], qrels: QrelsLike, baseline
     table["significant"] = table["p_holm"] < alpha
     return table[COLUMNS].astype({"queries": "int64", "wins": "int64", "ties": "int64",
                                   "losses": "int64", "significant": bool})
+
+
+def _checked(metrics: Sequence[str], test: str, alpha: float, baseline: str,
+             configs: Mapping[str, object]) -> list[str]:
+    """The metrics without repeats, once the test, alpha and baseline are known good."""
+    if test not in TESTS:
+        raise ValueError(f"unknown test {test!r}; choose one of {TESTS}")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    metrics = list(dict.fromkeys(metrics))
+    if not metrics:
+        raise ValueError("no metrics asked for")
+    if baseline not in configs:
+        raise ValueError(f"baseline config {baseline!r} is not among the runs "
+                         f"({', '.join(sorted(configs)) or 'none'})")
+    return metrics
 
 
 def branches_of(retrievers: Mapping[str, Sequence[str]]) -> dict[str, dict[str, str]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,7 +23,7 @@ import pandas as pd
 
 from evals.baseline import HEADLINE_METRICS, PerQuery
 from evals.citation_sets import DEV_SET_SIDES
-from evals.compare import baseline_of, compare_configs
+from evals.compare import baseline_of, compare_scores
 from evals.configs import load_config, side_of
 from evals.corpus_sets import (
     CANDIDATE_SOURCES,
@@ -184,13 +184,15 @@ def first_queries(queryset: QuerySet, count: int | None) -> QuerySet:
                     {qid: grades for qid, grades in queryset.qrels.items() if qid in kept})
 
 
+def held_out(queryset_name: str, qids: Iterable[str]) -> list[str]:
+    """The held-out queries among a set's `qids`, sorted: all of a development set's (it is
+    the held-out half, split by judgment), the held-out half by qid of any other set's."""
+    return sorted(qids) if queryset_name in DEV_SET_SIDES else in_split(qids, HELDOUT)
+
+
 def held_out_qrels(queryset: QuerySet) -> dict[str, dict[str, int]]:
-    """The set's held-out judgments: a development set's are all held out (it is the held-out
-    half, split by judgment), any other set's are its held-out half by qid."""
-    qrels = queryset.qrels
-    if queryset.name in DEV_SET_SIDES:
-        return qrels
-    return {qid: qrels[qid] for qid in in_split(qrels, HELDOUT)}
+    """The set's held-out judgments (`held_out`)."""
+    return {qid: queryset.qrels[qid] for qid in held_out(queryset.name, queryset.qrels)}
 
 
 def scored_qrels(config: str, queryset: QuerySet) -> dict[str, dict[str, int]]:
@@ -267,27 +269,26 @@ def as_per_query(scores: pd.DataFrame) -> PerQuery:
             for key, rows in scores.groupby(["config", "queryset", "embedder", "metric"])}
 
 
-def compare_to_bm25(settings: Settings, runs: pd.DataFrame) -> pd.DataFrame:
+def compare_to_bm25(scores: pd.DataFrame) -> pd.DataFrame:
     """Per query set, every config against its BM25 baseline: paired t-test on nDCG@10 and
     MAP with Holm across the set's comparisons, and win/tie/loss per query. Trained configs
-    are compared on the held-out queries they are scored on, in a table of their own."""
-    querysets = _querysets(settings, sorted(runs["queryset"].unique()))
+    are compared on the held-out queries they are scored on, in a table of their own.
+    `scores`: `query_scores`' rows, each run on the queries it is scored on."""
     tables = []
-    for queryset_name, group in runs.groupby("queryset"):
+    for queryset_name, group in scores.groupby("queryset"):
         baseline = baseline_of(queryset_name)
-        by_config = {name: frame for name, frame in group.groupby("config")}
+        by_config = {name: frame.pivot(index="qid", columns="metric", values="value")
+                     for name, frame in group.groupby("config")}
         if baseline not in by_config or len(by_config) < 2:
             continue
-        qrels = querysets[queryset_name].qrels
         trained = {name for name in by_config if is_trained(load_config(name).params)}
-        plain = {name: frame for name, frame in by_config.items() if name not in trained}
-        held = {name: frame for name, frame in by_config.items()
-                if name in trained or name == baseline}
-        for subset, scope, judged in (
-                (plain, "all judged", qrels),
-                (held, "held out", held_out_qrels(querysets[queryset_name]))):
-            if len(subset) > 1 and judged:
-                tables.append(compare_configs(subset, judged, baseline).assign(
+        plain = {name: table for name, table in by_config.items() if name not in trained}
+        held = {name: table for name, table in by_config.items() if name in trained}
+        held_qids = held_out(queryset_name, by_config[baseline].index)
+        held[baseline] = by_config[baseline].loc[held_qids]
+        for subset, scope in ((plain, "all judged"), (held, "held out")):
+            if len(subset) > 1 and len(subset[baseline]):
+                tables.append(compare_scores(subset, baseline).assign(
                     queryset=queryset_name, scope=scope))
     table = pd.concat(tables, ignore_index=True)
     # the verdict first: a wide table scrolls, and "significant" must not scroll away

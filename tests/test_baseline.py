@@ -210,12 +210,12 @@ def test_the_asset_check_trips_on_a_degraded_config(baseline_file):
         def upstream() -> pd.DataFrame:
             return metrics
 
-        @dg.asset(name="retrieval_runs")
-        def runs() -> pd.DataFrame:  # read only where the baseline kept query scores
+        @dg.asset(name="run_query_scores")
+        def scores() -> pd.DataFrame:  # read only where the baseline kept query scores
             return pd.DataFrame()
 
         return dg.materialize(
-            [upstream, runs, regression_deltas, no_metric_regressed],
+            [upstream, scores, regression_deltas, no_metric_regressed],
             resources={"settings": NyayaSettings(baseline_path=str(baseline_file)),
                        "io_manager": dg.mem_io_manager})
 
