@@ -16,13 +16,13 @@ from pathlib import Path
 
 import dagster as dg
 import pytest
+from pool_probes import PROBES
 
 from assets.indexes import EMBEDDING_POOL, QDRANT_WRITES_POOL
 from pipelines.definitions import defs
 from pipelines.recovery import release_dead_runs
 
 ROOT = Path(__file__).resolve().parent.parent
-HOLD_S = 1.5  # each probe step holds its slot this long
 
 
 def _pool_of(suffix: str) -> dict[str, str | None]:
@@ -55,27 +55,8 @@ def test_project_instance_gives_each_pool_one_slot(instance: dg.DagsterInstance)
     assert instance.get_concurrency_config().pool_config.default_pool_limit == 1
 
 
-def _probe(name: str) -> dg.AssetsDefinition:
-    @dg.asset(name=name, pool=EMBEDDING_POOL)
-    def _held() -> dg.MaterializeResult:
-        began = time.time()
-        time.sleep(HOLD_S)
-        return dg.MaterializeResult(metadata={"began": began, "ended": time.time()})
-
-    return _held
-
-
-PROBES = [_probe(f"probe_{i}") for i in range(3)]
-
-
-def probe_job() -> dg.JobDefinition:
-    """Three independent steps in the embedding pool (rebuilt in each step's process)."""
-    job = dg.define_asset_job("probe_job", selection=dg.AssetSelection.all())
-    return dg.Definitions(assets=PROBES, jobs=[job]).resolve_job_def("probe_job")
-
-
 def test_multiprocess_steps_of_one_pool_never_overlap(instance: dg.DagsterInstance) -> None:
-    recon = dg.build_reconstructable_job("tests.test_pools", "probe_job",
+    recon = dg.build_reconstructable_job("tests.pool_probes", "probe_job",
                                          reconstructor_working_directory=str(ROOT))
     run_config = {"execution": {"config": {"multiprocess": {"max_concurrent": 3}}}}
     with dg.execute_job(recon, instance, run_config=run_config) as result:
