@@ -254,8 +254,9 @@ def precedent_passages(mentions: pd.DataFrame, chunks: pd.DataFrame, judgments: 
         columns={"start": "chunk_start", "end": "chunk_end"}), on="chunk_id")
     rows = []
     for doc_id, found in cases.sort_values(["doc_id", "group_start"]).groupby("doc_id"):
+        others = pool - same[doc_id]  # once per judgment, not once per citation in it
         cited = [{dup for case in ids for dup in same.get(case.removeprefix("CASE:"), ())}
-                 & pool - same[doc_id] for ids in found["resolved_case_ids"]]
+                 & others for ids in found["resolved_case_ids"]]
         first = next((i for i, docs in enumerate(cited) if docs), None)
         if first is None:
             continue

@@ -24,10 +24,10 @@ from nyaya.index.embedders import (
     load_embedder,
     packaged_minilm_path,
 )
-from nyaya.index.sparse import document_vector, query_vector, term_id
+from nyaya.index.sparse import TermCounts, document_vector, query_vector, term_id
 from nyaya.index.store import EdgeStore
 from nyaya.retrieval.dense import ExactDenseRetriever, pool_by_document
-from nyaya.retrieval.tokenize import token_count, tokenize
+from nyaya.retrieval.tokenize import tokenize
 
 DEMO = CollectionDef("demo", ("doc_id",))
 
@@ -64,9 +64,12 @@ def test_query_vectors_keep_legal_identifiers_whole(text, token):
     ("", []),
 ])
 def test_tokens_and_their_count_agree(text, tokens):
-    """The count that the BM25 average length reads is the tokenizer's length."""
+    """The length that the BM25 average length reads is the tokenizer's, and the counts
+    add up to it."""
     assert tokenize(text) == tokens
-    assert token_count(text) == len(tokens)
+    terms = TermCounts.of(text)
+    assert terms.length == len(tokens) == int(terms.counts.sum())
+    assert list(terms.ids) == sorted({term_id(token) for token in tokens})
 
 
 def test_bm25_document_weights_follow_the_formula():

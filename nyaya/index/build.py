@@ -28,7 +28,7 @@ import pandas as pd
 from nyaya.index import faiss_index
 from nyaya.index.cache import EmbeddingCache, embed_with_cache
 from nyaya.index.collections import PARTITION, CollectionDef
-from nyaya.index.sparse import average_length, document_vector
+from nyaya.index.sparse import TermCounts, average_length
 from nyaya.index.store import StorePoint, VectorStore
 from nyaya.tables import beside, records
 
@@ -257,7 +257,8 @@ def sync_collection(store: VectorStore, definition: CollectionDef, documents: pd
         if log:
             log(f"{definition.name}: recreating it ({err})")
         store.create(spec, recreate=True)
-    avg_len = round(average_length(documents["text"].tolist()))
+    terms = [TermCounts.of(text) for text in documents["text"].tolist()]
+    avg_len = round(average_length(terms))
     stamp = f"{avg_len}:{embedder}:p{PAYLOAD_FORMAT}"
     stored = store.payload_values(definition.name, "content_hash")
     wanted = {int(pid): f"{digest}:{stamp}"
@@ -271,7 +272,7 @@ def sync_collection(store: VectorStore, definition: CollectionDef, documents: pd
     for start in range(0, len(rows), SYNC_BATCH):
         batch = documents.iloc[rows[start:start + SYNC_BATCH]]
         points = [StorePoint(int(row["point_id"]), vectors[index],
-                             document_vector(row["text"], avg_len, **SPARSE_PARAMS),
+                             terms[index].vector(avg_len, **SPARSE_PARAMS),
                              payload_of(row, stamp, definition.integer_fields))
                   for index, row in zip(rows[start:start + SYNC_BATCH], records(batch),
                                         strict=True)]

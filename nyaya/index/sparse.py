@@ -12,29 +12,56 @@ from __future__ import annotations
 import zlib
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 
-from nyaya.retrieval.tokenize import token_count, tokenize
+import numpy as np
+
+from nyaya.retrieval.tokenize import tokenize
 
 SparseVector = tuple[list[int], list[float]]
 
 
+@lru_cache(maxsize=1 << 20)
 def term_id(token: str) -> int:
     return zlib.crc32(token.encode("utf-8")) & 0x7FFFFFFF
 
 
-def average_length(texts: Sequence[str]) -> float:
-    lengths = [token_count(text) for text in texts]
-    return sum(lengths) / max(len(lengths), 1)
+@dataclass(frozen=True)
+class TermCounts:
+    """A text tokenized once: its term ids (sorted), how often each occurs, and its length
+    in tokens (what BM25's length normalization and the collection's average length need).
+    Arrays, so a whole collection's counts fit in memory while its average is taken."""
+
+    ids: np.ndarray
+    counts: np.ndarray
+    length: int
+
+    @classmethod
+    def of(cls, text: str) -> TermCounts:
+        tokens = tokenize(text)
+        counts: dict[int, int] = {}
+        for token, n in Counter(tokens).items():  # distinct tokens may share a hashed id
+            key = term_id(token)
+            counts[key] = counts.get(key, 0) + n
+        ids = sorted(counts)
+        return cls(np.array(ids, dtype=np.uint32),
+                   np.array([counts[i] for i in ids], dtype=np.uint32), len(tokens))
+
+    def vector(self, avg_len: float, k1: float = 1.2, b: float = 0.75) -> SparseVector:
+        norm = k1 * (1 - b + b * self.length / max(avg_len, 1e-9))
+        counts = self.counts.tolist()
+        # one rounding per distinct count (most terms occur once or twice in a passage)
+        weight = {n: round(n * (k1 + 1) / (n + norm), 6) for n in set(counts)}
+        return self.ids.tolist(), [weight[n] for n in counts]
+
+
+def average_length(terms: Sequence[TermCounts]) -> float:
+    return sum(text.length for text in terms) / max(len(terms), 1)
 
 
 def document_vector(text: str, avg_len: float, k1: float = 1.2, b: float = 0.75) -> SparseVector:
-    tokens = tokenize(text)
-    counts = Counter()
-    for token, n in Counter(tokens).items():  # distinct tokens may share a hashed id
-        counts[term_id(token)] += n
-    norm = k1 * (1 - b + b * len(tokens) / max(avg_len, 1e-9))
-    ids = sorted(counts)
-    return ids, [round(counts[i] * (k1 + 1) / (counts[i] + norm), 6) for i in ids]
+    return TermCounts.of(text).vector(avg_len, k1, b)
 
 
 def query_vector(text: str) -> SparseVector:

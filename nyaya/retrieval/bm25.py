@@ -69,6 +69,9 @@ class BM25Retriever:
         self.texts = texts  # read again for feedback documents and by the similar-case votes
         self._index = index
         self._vocab = set(index.vocab_dict)
+        # documents per term id, for `top_terms`: once per index, not once per query (a
+        # word-pair index has millions of terms)
+        self._document_frequency = np.diff(index.scores["indptr"])
         self.analyzer = analyzer
 
     def save(self, folder: Path, stamp: str) -> None:
@@ -105,7 +108,7 @@ class BM25Retriever:
         """The text's `count` distinct terms rarest in the index (fewest documents first, then
         alphabetical; None: all of them): query reduction, the top-IDF terms of a long
         query."""
-        frequency = np.diff(self._index.scores["indptr"])
+        frequency = self._document_frequency
         vocab = self._index.vocab_dict
         return sorted({t for t in self.analyzer(text) if t in self._vocab},
                       key=lambda t: (frequency[vocab[t]], t))[:count]

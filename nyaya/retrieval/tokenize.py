@@ -60,13 +60,3 @@ def pairs_of(tokens: list[str]) -> list[str]:
     more than it shares their single words."""
     return [f"{first} {second}" for first, second in pairwise(tokens)]
 
-
-def token_count(text: str) -> int:
-    """len(tokenize(text)), without building the tokens."""
-    count = 0
-    for ident, word in TOKEN.findall(text.lower()):
-        if ident:
-            count += 2 if "(" in ident else 1
-        elif word not in STOP_WORDS:
-            count += 1
-    return count
