@@ -45,9 +45,10 @@ def write_trec(frame: pd.DataFrame, path: Path, tag: str, all_qids: list[str]) -
     """Six-column TREC run; a query with no hits is recorded in a comment-free sidecar."""
     path.parent.mkdir(parents=True, exist_ok=True)
     ranked = strictly_decreasing(frame)
-    lines = [f"{r.qid} Q0 {r.doc_id} {r.rank} {r.score:.6f} {tag}" for r in ranked.itertuples()]
+    lines = [f"{qid} Q0 {doc_id} {rank} {score:.6f} {tag}" for qid, doc_id, rank, score in zip(
+        *(ranked[column].tolist() for column in ("qid", "doc_id", "rank", "score")), strict=True)]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    empty = sorted(set(all_qids) - set(frame["qid"]))
+    empty = sorted(set(all_qids) - set(frame["qid"].tolist()))
     path.with_suffix(".empty.txt").write_text("\n".join(empty) + ("\n" if empty else ""),
                                               encoding="utf-8")
 

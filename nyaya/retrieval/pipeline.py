@@ -255,7 +255,7 @@ class StatuteSearch:
         # an in-force section never brings a repealed IPC / CrPC / IEA one back in
         documents = resources.documents
         self.searchable = frozenset(documents.loc[_searchable(documents, include_repealed),
-                                                  "doc_id"])
+                                                  "doc_id"].tolist())
         self.retrievers: dict[str, Retriever] = {}
         for retriever in config_retrievers(name, params):
             self.retrievers[retriever] = self._retriever(retriever, where, include_repealed)
