@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from itertools import pairwise
 
@@ -10,7 +11,12 @@ import pandas as pd
 import pytest
 
 from nyaya.judgments.chunking import approx_tokens, chunk_judgment
-from nyaya.judgments.domains import CitedProvision, DomainDecision, DomainTagger
+from nyaya.judgments.domains import (
+    CitedProvision,
+    DomainDecision,
+    DomainTagger,
+    phrase_pattern,
+)
 from nyaya.judgments.graph import pagerank, relation_near, to_networkx
 from nyaya.judgments.identity import containment, link_same_cases, shingles
 from nyaya.judgments.tables import resolve_in_time
@@ -92,6 +98,26 @@ def test_statutes_outweigh_a_stray_phrase_and_ties_break_by_name():
 def test_phrases_match_whole_words_only():
     hits = [p for _, p in TAGGER.phrase_hits("The Rental income; parental consent; a tenant.")]
     assert hits == ["tenant"]
+
+
+PREFIXED = ["bail", "bail bond", "bail bond cancelled", "anticipatory bail", "writ",
+            "writ-petition"]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("bail bond cancelled today", [(0, "bail bond cancelled")]),  # the longest
+    ("bail bond cancelledx", [(0, "bail bond")]),  # the longer one is inside a word
+    ("bail bondsman", [(0, "bail")]),
+    ("anticipatory bail; bail", [(0, "anticipatory bail"), (19, "bail")]),
+    ("a writ-petition, a writ-x and writs", [(2, "writ-petition")]),  # hyphen: one word
+    ("bailbail bail-bond", []),
+    ("", []),
+])
+def test_the_phrase_trie_matches_as_the_plain_alternation_longest_first(text, expected):
+    plain = re.compile(r"(?<![\w-])(?:" + "|".join(
+        re.escape(p) for p in sorted(PREFIXED, key=len, reverse=True)) + r")(?![\w-])")
+    found = [(m.start(), m.group(0)) for m in phrase_pattern(PREFIXED).finditer(text)]
+    assert found == [(m.start(), m.group(0)) for m in plain.finditer(text)] == expected
 
 
 def test_weak_chunks_inherit_the_judgment_domain():
