@@ -197,6 +197,16 @@ class _Labeled:
     grades: dict[tuple[str, str], int]
 
 
+@lru_cache(maxsize=2)
+def _section_index(texts: tuple[str, ...]) -> tuple[bm25s.BM25, frozenset[str]]:
+    """BM25 over the sections' texts, once per process for the same texts: the judges of
+    the ranker, the relevance model, the runs and the verification rates share it (about
+    10 s each on the full table)."""
+    index = bm25s.BM25(k1=1.2, b=0.75)
+    index.index([tokenize(text) or ["<empty>"] for text in texts], show_progress=False)
+    return index, frozenset(index.vocab_dict)
+
+
 class RelevanceJudge:
     """Judges (query, section) pairs from labeled sets' qrels, else by the trained model.
     `votes` builds the judgments' votes for sections when the model first needs them (about
@@ -273,11 +283,8 @@ class RelevanceJudge:
 
     @cached_property
     def _bm25(self) -> tuple[bm25s.BM25, frozenset[str]]:
-        """Built on the first model-path judgment (seconds on the full table): a labeled query
-        never needs it."""
-        index = bm25s.BM25(k1=1.2, b=0.75)
-        index.index([tokenize(text) or ["<empty>"] for text in self._texts], show_progress=False)
-        return index, frozenset(index.vocab_dict)
+        """Built on the first model-path judgment: a labeled query never needs it."""
+        return _section_index(tuple(self._texts))
 
     def _query_view(self, query: str, excluded: frozenset[str] = frozenset()) -> _QueryView:
         index, vocab = self._bm25
