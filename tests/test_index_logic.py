@@ -24,7 +24,7 @@ from nyaya.index.embedders import (
     load_embedder,
     packaged_minilm_path,
 )
-from nyaya.index.sparse import TermCounts, document_vector, query_vector, term_id
+from nyaya.index.sparse import TermCounts, query_vector, term_id
 from nyaya.index.store import EdgeStore
 from nyaya.retrieval.dense import ExactDenseRetriever, pool_by_document
 from nyaya.retrieval.tokenize import tokenize
@@ -74,12 +74,12 @@ def test_tokens_and_their_count_agree(text, tokens):
 
 def test_bm25_document_weights_follow_the_formula():
     # "murder murder punish": tf(murder)=2, length 3; avg length 3 -> norm = k1 = 1.2
-    ids, weights = document_vector("murder murder punish", avg_len=3.0, k1=1.2, b=0.75)
+    ids, weights = TermCounts.of("murder murder punish").vector(avg_len=3.0, k1=1.2, b=0.75)
     by_id = dict(zip(ids, weights, strict=True))
     assert by_id[term_id("murder")] == pytest.approx(2 * 2.2 / (2 + 1.2), abs=1e-6)
     assert by_id[term_id("punish")] == pytest.approx(1 * 2.2 / (1 + 1.2), abs=1e-6)
     # a longer document than average gets lower term weights
-    _, long_weights = document_vector("murder murder punish", avg_len=1.5)
+    _, long_weights = TermCounts.of("murder murder punish").vector(avg_len=1.5)
     assert max(long_weights) < max(weights)
 
 

@@ -60,10 +60,6 @@ def average_length(terms: Sequence[TermCounts]) -> float:
     return sum(text.length for text in terms) / max(len(terms), 1)
 
 
-def document_vector(text: str, avg_len: float, k1: float = 1.2, b: float = 0.75) -> SparseVector:
-    return TermCounts.of(text).vector(avg_len, k1, b)
-
-
 def query_vector(text: str) -> SparseVector:
     ids = sorted({term_id(token) for token in tokenize(text)})
     return ids, [1.0] * len(ids)
