@@ -29,7 +29,7 @@ run: setup  ## materialize every asset (with checks) and write the evaluation re
 test: setup  ## lint, then the whole test suite (fails when no test ran)
 	mkdir -p $(NUMBA_CACHE_DIR)
 	$(BIN)/ruff check .
-	$(BIN)/pytest
+	$(BIN)/python tests/suite.py
 
 lint: setup  ## ruff over the whole tree
 	$(BIN)/ruff check .
