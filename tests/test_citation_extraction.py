@@ -746,11 +746,13 @@ def megabyte(unit: str) -> str:
 @pytest.mark.parametrize("name", list(ADVERSARIAL))
 def test_one_megabyte_of_adversarial_text(name: str, aliases: AliasIndex) -> None:
     text = megabyte(ADVERSARIAL[name])
-    began = time.perf_counter()
+    # this thread's CPU time, not the wall clock: the tests run beside the real-corpus job at
+    # the lowest priority (tests/suite.py), where a second of wall time can hold little CPU
+    began = time.thread_time()
     mentions = extract_statute_mentions(text, aliases)
-    middle = time.perf_counter()
+    middle = time.thread_time()
     citations = extract_case_citations(text)
-    ended = time.perf_counter()
+    ended = time.thread_time()
     assert isinstance(mentions, list) and isinstance(citations, list)
     # Generous bounds: CI machines are noisy; on a quiet one each takes well under a second.
     assert middle - began < 5, f"statutes took {middle - began:.2f}s"

@@ -344,7 +344,7 @@ def test_large_act_parses_in_linear_time() -> None:
     lines = act(f"## Page 1\n\n1\nARRANGEMENT OF SECTIONS\n{arrangement}\nACT NO. 1 OF 1990\n"
                 + body)
     assert len(lines) > 90_000
-    began = time.perf_counter()
+    began = time.thread_time()  # CPU time: the suite runs it at the lowest priority
     records, quarantined = parse_page_text_act(lines, act_code="BIG")
-    assert time.perf_counter() - began < 10
+    assert time.thread_time() - began < 10
     assert len(records) == count and quarantined == []

@@ -940,9 +940,10 @@ def test_is_definition_section(title: str, expected: bool) -> None:
 def test_hostile_input_does_not_backtrack(text: str) -> None:
     """A guard against catastrophic regex backtracking, not a speed target: on these ~200k
     characters a quadratic pattern takes minutes; linear ones take about a second on a loaded
-    2-core machine, so the bound is loose enough never to flake."""
-    started = time.perf_counter()
+    2-core machine, so the bound is loose enough never to flake. CPU time, not the wall clock:
+    the suite runs this beside the real-corpus job at the lowest priority (tests/suite.py)."""
+    started = time.thread_time()
     split_units("BNS", "1", text)
     find_cross_references("BNS", "1", text, lambda name: None)
     extract_definitions("BNS", "1", text)
-    assert time.perf_counter() - started < 15.0
+    assert time.thread_time() - started < 15.0
