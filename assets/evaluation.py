@@ -39,6 +39,7 @@ from evals.report import markdown_table, speed_table, write_report
 from evals.verification import TARGETS as VERIFICATION_TARGETS
 from evals.verification import verification_rates as rates_of
 from nyaya.index.store import open_store
+from nyaya.parallel import available_cores
 from nyaya.provenance import source_fingerprint
 from nyaya.retrieval.query_analysis import QueryAnalyzer
 from nyaya.retrieval.section_encoder import encoder_path
@@ -76,7 +77,7 @@ def retrieval_runs(context: dg.AssetExecutionContext, settings: NyayaSettings) -
     frames: dict[str, list[pd.DataFrame]] = {}
     try:
         for config_run in run_configs(settings.resolved(), sorted(context.partition_keys),
-                                      log=context.log.info):
+                                      log=context.log.info, workers=available_cores()):
             frames.setdefault(config_run.config, []).append(config_run.frame())
     except EvaluationError as err:
         raise dg.Failure(str(err)) from err

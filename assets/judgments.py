@@ -65,10 +65,10 @@ def judgment_parts(context: dg.AssetExecutionContext, config: ChunkingConfig,
     if DATASET in by_key:
         by_key[DATASET] = read_judgment_dataset(resolved.judgments_dataset)
     context.log.info(f"{len(records)} judgments in {len(by_key)} partitions")
-    parts = {key: Part(tables.judgment_part(found, bad, config.token_budget), {
-                 SOURCE_FINGERPRINT: fingerprints[key], "code_version": CODE_VERSION,
-                 "token_budget": str(config.token_budget)})
-             for key, (found, bad) in by_key.items()}
+    parts = {key: Part(part, {SOURCE_FINGERPRINT: fingerprints[key],
+                              "code_version": CODE_VERSION,
+                              "token_budget": str(config.token_budget)})
+             for key, part in tables.judgment_parts(by_key, config.token_budget).items()}
     report_partitions(context, parts)
     return parts
 

@@ -39,6 +39,7 @@ from evals.runs import write_trec
 from evals.tuning import HELDOUT, TRAIN, fit, in_split, is_trained, is_tuned
 from nyaya.index.store import RememberedSearches, open_store
 from nyaya.judgments.sources import doc_id_of
+from nyaya.parallel import available_cores, map_in_processes
 from nyaya.provenance import code_version, tree_fingerprint
 from nyaya.retrieval.pipeline import StatuteSearch
 from nyaya.settings import Settings
@@ -94,8 +95,8 @@ def _search(searcher: Callable, name: str, params: dict, resources,
 def run_configs(settings: Settings, names: Sequence[str], *, first: int | None = None,
                 runs_dir: Path | None = None, log: Callable[[str], None] = print,
                 loaded: Callable[[str, float], None] | None = None,
-                dev_split: str = HELDOUT, sets: Collection[str] | None = None
-                ) -> Iterator[ConfigRun]:
+                dev_split: str = HELDOUT, sets: Collection[str] | None = None,
+                workers: int = 1) -> Iterator[ConfigRun]:
     """Every query set of each config (or those of them in `sets`) through its side's
     search, one side at a time (its resources loaded once), one set at a time (every config
     of the side on it). Each run is written to
@@ -103,7 +104,8 @@ def run_configs(settings: Settings, names: Sequence[str], *, first: int | None =
     first N queries (quick runs); `loaded` hears (side, seconds) when a side's resources are
     loaded; `dev_split=TRAIN` runs the development sets' training halves instead of their
     held-out queries (choosing a method there; a config that learned from those halves is
-    refused). A side none of whose sets is in `sets` loads nothing."""
+    refused). A side none of whose sets is in `sets` loads nothing. With `workers` > 1 the
+    sides run at once in worker processes (nyaya.parallel), yielded in the same order."""
     configs = {name: load_config(name) for name in names}
     if sets is not None:
         offered = {name for config in configs.values() for name in querysets_for(
@@ -119,18 +121,42 @@ def run_configs(settings: Settings, names: Sequence[str], *, first: int | None =
                               f"training halves: scored there it would be scored on what it "
                               f"learned from")
     runs_dir = settings.data_dir / "runs" if runs_dir is None else runs_dir
-    by_side = {side: [name for name, config in configs.items()
-                      if side_of(config) == side] for side in SIDES}
-    chosen_sets = {side: [name for name in querysets_for(side) if sets is None or name in sets]
-                   for side in SIDES}
-    judgments = None
-    for side, chosen in by_side.items():
-        if not chosen or not chosen_sets[side]:
-            continue
+    sides = []
+    for side in SIDES:
+        chosen = [name for name, config in configs.items() if side_of(config) == side]
+        chosen_sets = [name for name in querysets_for(side) if sets is None or name in sets]
+        if chosen and chosen_sets:
+            sides.append(SideWork(settings, side, chosen, chosen_sets, first, runs_dir,
+                                  dev_split))
+    if workers > 1 and len(sides) > 1:
+        for side, (seconds, config_runs) in zip(sides, map_in_processes(
+                _side_runs, sides, log=log, workers=workers), strict=True):
+            if loaded is not None:
+                loaded(side.side, seconds)
+            yield from config_runs
+        return
+    for side in sides:
+        yield from side.runs(log, loaded)
+
+
+@dataclass(frozen=True)
+class SideWork:
+    """One side's share of `run_configs`: its configs over its chosen query sets."""
+
+    settings: Settings
+    side: str
+    configs: list[str]
+    querysets: list[str]
+    first: int | None
+    runs_dir: Path
+    dev_split: str
+
+    def runs(self, log: Callable[[str], None],
+             loaded: Callable[[str, float], None] | None = None) -> Iterator[ConfigRun]:
+        settings, side = self.settings, self.side
         searcher, load = SIDES[side]
         precedents = side == "precedents"
-        if precedents and judgments is None:
-            judgments = read_table(settings.table_path("judgments"))
+        judgments = read_table(settings.table_path("judgments")) if precedents else None
         # judged files the corpus ships empty or lacks: they stay in the qrels (an honest
         # ceiling on recall) and are counted, instead of failing the run
         empty = (judged_empty_files(settings) if precedents else
@@ -149,22 +175,22 @@ def run_configs(settings: Settings, names: Sequence[str], *, first: int | None =
             if loaded is not None:
                 loaded(side, time.perf_counter() - started)
             known = set((resources.judgments if precedents else resources.documents)["doc_id"])
+            configs = {name: load_config(name) for name in self.configs}
             # one query set at a time, so what its configs share is remembered together
-            for queryset_name in chosen_sets[side]:
+            for queryset_name in self.querysets:
                 queryset = first_queries(load_any_queryset(
                     queryset_name, settings.corpus_root, judgments, settings.warehouse,
-                    dev_split), first)
+                    self.dev_split), self.first)
                 tuning = tuning_set(queryset, settings.corpus_root, settings.warehouse)
                 missing = unknown_documents(queryset, known | empty)
                 if missing:
                     raise EvaluationError(f"{queryset_name}: judged documents not "
-                                          f"searchable by {chosen[0]}: {missing}")
-                for name in chosen:
-                    config = configs[name]
+                                          f"searchable by {self.configs[0]}: {missing}")
+                for name, config in configs.items():
                     search, fitted = _search(searcher, name, config.params, resources, tuning)
                     timed = run_queryset(search, queryset, int(config.params["top_k"]),
                                          CANDIDATE_SOURCES.get(queryset_name))
-                    write_trec(timed.run, runs_dir / queryset_name / f"{name}.trec", name,
+                    write_trec(timed.run, self.runs_dir / queryset_name / f"{name}.trec", name,
                                queryset.queries["qid"].tolist())
                     log(f"{name} on {queryset_name}: {len(queryset.queries)} queries in "
                         f"{timed.seconds:.2f}s, median {timed.median_ms:.2f} ms")
@@ -172,6 +198,13 @@ def run_configs(settings: Settings, names: Sequence[str], *, first: int | None =
                                     resources.embedder.name, timed.seconds, timed.median_ms)
         finally:
             store.close()
+
+
+def _side_runs(work: SideWork, log: Callable[[str], None]) -> tuple[float, list[ConfigRun]]:
+    """A side's runs in a worker process, with the seconds its resources took to load."""
+    seconds = []
+    runs = list(work.runs(log, lambda _side, took: seconds.append(took)))
+    return seconds[0], runs
 
 
 def first_queries(queryset: QuerySet, count: int | None) -> QuerySet:
@@ -316,11 +349,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="the development sets' whole training halves instead of their "
                              "held-out queries: where a method is chosen (runs go to "
                              "<data>/runs-training/)")
+    parser.add_argument("--workers", type=int, default=available_cores(), metavar="N",
+                        help="worker processes for the configs' sides (statutes, "
+                             "precedents, AILA statutes) at once; default: every core")
     args = parser.parse_args(argv)
     settings = Settings.from_env()
     try:
         config_runs = list(run_configs(
-            settings, args.configs, first=args.first, sets=args.sets,
+            settings, args.configs, first=args.first, sets=args.sets, workers=args.workers,
             dev_split=TRAIN if args.training else HELDOUT,
             runs_dir=settings.data_dir / ("runs-training" if args.training else "runs-tried")))
     except EvaluationError as err:

@@ -77,17 +77,19 @@ def test_a_query_set_no_config_runs_on_is_refused_by_name(configs, sets, named, 
     assert not (tmp_path / "data").exists()
 
 
-@pytest.mark.parametrize(("sets", "first_read"), [
-    (None, "legal_sections_documents.parquet"),  # the statute side loads first
-    (["cited-precedents"], "judgments.parquet"),  # it has no set here: not loaded at all
+@pytest.mark.parametrize(("sets", "workers", "first_read"), [
+    (None, 1, "legal_sections_documents.parquet"),  # the statute side loads first
+    # both sides at once, in two worker processes: the first side's error is raised here
+    (None, 2, "legal_sections_documents.parquet"),
+    (["cited-precedents"], 1, "judgments.parquet"),  # it has no set here: not loaded at all
 ])
-def test_a_side_without_a_chosen_set_loads_nothing(sets, first_read, tmp_path):
+def test_a_side_without_a_chosen_set_loads_nothing(sets, workers, first_read, tmp_path):
     from nyaya.settings import Settings
 
     settings = Settings(tmp_path / "corpus", tmp_path / "data", tmp_path / "qdrant", None)
     with pytest.raises(FileNotFoundError, match=f"warehouse/{first_read} does not exist"):
         next(run_configs(settings, ["bm25-sections", "precedents-sparse"], sets=sets,
-                         log=lambda _: None))
+                         log=lambda _: None, workers=workers))
 
 
 @pytest.mark.parametrize(("count", "kept"), [(None, 12), (3, 3), (0, 0), (50, 12)])

@@ -6,6 +6,7 @@ import json
 import re
 import time
 
+import pandas as pd
 import pytest
 from minijudgments import AILA, PRIOR, SAME_CASE_PARAGRAPH, write_judgment_fixtures
 
@@ -30,6 +31,7 @@ from nyaya.judgments.sources import (
     read_judgments,
     read_sc_metadata,
 )
+from nyaya.judgments.tables import judgment_part, judgment_parts
 
 
 @pytest.fixture(scope="module")
@@ -521,3 +523,14 @@ def test_an_oversized_or_unmarked_file_is_quarantined_for_its_true_reason(
     assert row.reason == reason
     assert re.search(detail, row.detail), row.detail
     assert len(row.excerpt) <= 200
+
+
+def test_judgment_parts_over_workers_equal_each_part_made_here(judgment_corpus):
+    records, quarantined = read_judgments(judgment_corpus)
+    batches = {"odd": (records[1::2], []), "even": (records[::2], quarantined), "none": ([], [])}
+    apart = judgment_parts(batches, workers=2)
+    assert list(apart) == ["odd", "even", "none"]
+    assert len(apart["even"]["chunks"]) > len(apart["odd"]["chunks"]) * 0.2 > 0
+    for key, (found, bad) in batches.items():
+        for name, frame in judgment_part(found, bad).items():
+            pd.testing.assert_frame_equal(apart[key][name], frame)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping
 from dataclasses import asdict
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from nyaya.judgments.graph import CITATOR_RELATIONS, CITES, pagerank, relation_n
 from nyaya.judgments.identity import link_same_cases, match_registry
 from nyaya.judgments.resolution import REGISTRY_ONLY, RESOLVED, CaseResolver, citation_key
 from nyaya.judgments.sources import JudgmentRecord, read_sc_metadata
+from nyaya.parallel import map_in_processes
 from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.model import Quarantined
 from nyaya.statutes.registry import alias_index_from_rows
@@ -63,6 +65,23 @@ def judgment_part(records: list[JudgmentRecord], quarantined: list[Quarantined],
                                                        token_budget)], Chunk),
         "case_citations": pd.DataFrame(cases, columns=CASE_CITATION_COLUMNS),
     }
+
+
+def judgment_parts(batches: Mapping[str, tuple[list[JudgmentRecord], list[Quarantined]]],
+                   token_budget: int = DEFAULT_TOKEN_BUDGET, workers: int | None = None
+                   ) -> dict[str, dict[str, pd.DataFrame]]:
+    """`judgment_part` of each partition's (records, quarantined), the partitions spread over
+    worker processes (nyaya.parallel), the largest first so the workers end together."""
+    largest_first = sorted(batches, key=lambda key: -len(batches[key][0]))
+    parts = map_in_processes(_part_of, [(*batches[key], token_budget) for key in largest_first],
+                             workers=workers)
+    made = dict(zip(largest_first, parts, strict=True))
+    return {key: made[key] for key in batches}
+
+
+def _part_of(batch: tuple[list[JudgmentRecord], list[Quarantined], int],
+             _log: Callable[[str], None]) -> dict[str, pd.DataFrame]:
+    return judgment_part(*batch)
 
 
 def judgment_tables(corpus_root: Path, parsed_judgments: pd.DataFrame,
