@@ -55,6 +55,7 @@ def main(args: list[str]) -> int:
         log.seek(0)
         print(f"\n{'=' * 30} tests without the real corpus (beside) {'=' * 30}")
         print(log.read(), end="", flush=True)
+    Path(log.name).unlink()  # printed above in full
     print(f"\nboth sessions done in {time.perf_counter() - started:.0f} s: real corpus exit "
           f"{corpus}, the rest exit {other}")
     return corpus or other
