@@ -21,7 +21,7 @@ from nyaya.index.collections import LEGAL_SECTIONS, LEGAL_SUB_SECTIONS, SC_JUDGM
 from nyaya.index.embedders import Embedder, load_embedder
 from nyaya.index.store import open_store
 from nyaya.provenance import source_fingerprint
-from nyaya.retrieval.case_votes import JUDGMENT_TERMS, index_judgments, judgment_index_dir
+from nyaya.retrieval.case_votes import WORDS, index_judgments, judgment_index_dir
 from nyaya.retrieval.citing_contexts import contexts_index_dir, index_contexts
 from nyaya.settings import Settings
 from pipelines.resources import NyayaSettings
@@ -65,11 +65,11 @@ def judgment_index(settings: NyayaSettings) -> dg.MaterializeResult:
     process (about 60 s together)."""
     resolved = settings.resolved()
     started = time.perf_counter()
-    indexed = index_judgments(resolved.warehouse)
+    indexes = index_judgments(resolved.warehouse)
     return dg.MaterializeResult(metadata={
-        "judgments": indexed,
+        "judgments": len(indexes[WORDS].doc_ids),
         **{f"{terms.folder}_path": dg.MetadataValue.path(
-            str(judgment_index_dir(resolved.warehouse, terms))) for terms in JUDGMENT_TERMS},
+            str(judgment_index_dir(resolved.warehouse, terms))) for terms in indexes},
         "seconds": round(time.perf_counter() - started, 2)})
 
 

@@ -39,18 +39,22 @@ class BM25Retriever:
     """Sparse lexical retrieval; ties are broken by doc id so runs are reproducible.
 
     `analyzer` turns a text into its terms (the legal tokenizer's words by default, or word
-    pairs). Terms found in fewer than `min_df` documents are not indexed (most word pairs
-    occur once, and a term only one document holds cannot relate two of them)."""
+    pairs); `analyzed` gives the texts' terms when the caller has them already. Terms found in
+    fewer than `min_df` documents are not indexed (most word pairs occur once, and a term only
+    one document holds cannot relate two of them)."""
 
     method = "bm25"
 
     def __init__(self, doc_ids: Sequence[str], texts: Sequence[str], k1: float = 1.2,
-                 b: float = 0.75, *, analyzer: Analyzer = tokenize, min_df: int = 1) -> None:
+                 b: float = 0.75, *, analyzer: Analyzer = tokenize, min_df: int = 1,
+                 analyzed: Sequence[list[str]] | None = None) -> None:
         if len(doc_ids) != len(texts):
             raise ValueError(f"{len(doc_ids)} doc ids but {len(texts)} texts")
         if len(set(doc_ids)) != len(doc_ids):
             raise ValueError("doc ids must be unique")
-        terms = [analyzer(text) for text in texts]
+        terms = analyzed if analyzed is not None else [analyzer(text) for text in texts]
+        if len(terms) != len(texts):
+            raise ValueError(f"{len(texts)} texts but {len(terms)} analyzed")
         if min_df > 1:
             frequency = Counter(term for document in terms for term in set(document))
             terms = [[term for term in document if frequency[term] >= min_df]

