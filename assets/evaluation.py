@@ -138,7 +138,8 @@ def relevance_model(context: dg.AssetExecutionContext,
     resolved = settings.resolved()
     started = time.monotonic()
     metadata: dict = {}
-    for name, model in zip(("statutes", "precedents"), train(resolved), strict=True):
+    for name, model in zip(("statutes", "precedents"), train(resolved, available_cores()),
+                           strict=True):
         path = model_path(resolved, name)
         model.save(path)
         metadata[f"{name}_path"] = dg.MetadataValue.path(str(path))

@@ -22,6 +22,7 @@ from evals.citation_sets import POOL, PRECEDENTS_SET, STATUTES_SET, dev_set
 from evals.corpus_sets import dev_queries, precedent_passage_queries
 from evals.querysets import QuerySet, load_queryset
 from evals.tuning import HELDOUT, TRAIN, split_of
+from nyaya.parallel import available_cores, map_in_processes
 from nyaya.retrieval.case_votes import section_votes
 from nyaya.settings import Settings
 from nyaya.tables import read_table
@@ -57,6 +58,7 @@ FOLDS = 5  # out-of-fold probabilities for the cuts: a model scores its own trai
 CLASSES = (RELEVANT, TANGENTIAL, NOT_APPLICABLE)
 #: a section a judgment cites is one it relied on: RELEVANT to its passage
 CITED_GRADE = 2
+STATUTES, PRECEDENTS = "statutes", "precedents"  # the two models
 
 
 def labeled_judge(settings: Settings) -> RelevanceJudge:
@@ -338,24 +340,36 @@ def precedent_training(settings: Settings, judge: PrecedentJudge) -> RelevanceMo
     return model
 
 
-def train(settings: Settings) -> tuple[RelevanceModel, RelevanceModel]:
+def train(settings: Settings, workers: int = 1) -> tuple[RelevanceModel, RelevanceModel]:
     """The statute and precedent relevance models trained on the warehouse's training halves,
-    each with its figures on the held-out halves in `figures["held_out"]`."""
+    each with its figures on the held-out halves in `figures["held_out"]`; with `workers` > 1
+    the two at once in worker processes (nyaya.parallel)."""
+    statutes, precedents = map_in_processes(_train_one, [(settings, STATUTES),
+                                                         (settings, PRECEDENTS)],
+                                            workers=workers)
+    return statutes, precedents
+
+
+def _train_one(work: tuple[Settings, str], _log: Callable[[str], None]) -> RelevanceModel:
+    settings, name = work
+    if name == PRECEDENTS:
+        return precedent_training(settings, PrecedentJudge(section_votes(settings.warehouse),
+                                                           judgment_citers(settings)))
     judge = RelevanceJudge(*judge_tables(settings),
                            votes=lambda: section_votes(settings.warehouse))
     training, held_out = training_queries(settings)
     model = fit_model(feature_pairs(judge, training))
     model.figures["held_out"] = removal_figures(model, feature_pairs(judge, held_out),
                                                 contradicted)
-    precedents = PrecedentJudge(judge.votes, judgment_citers(settings))
-    return model, precedent_training(settings, precedents)
+    return model
 
 
 def main() -> None:
     """Train on the warehouse of NYAYA_DATA and print the cuts and figures."""
     import json
 
-    for name, model in zip(("statutes", "precedents"), train(Settings.from_env()), strict=True):
+    for name, model in zip((STATUTES, PRECEDENTS), train(Settings.from_env(), available_cores()),
+                           strict=True):
         print(json.dumps({"model": name,
                           "cuts": {kind: vars(cuts) for kind, cuts in model.cuts.items()},
                           **model.figures}, indent=2, default=str))
