@@ -34,7 +34,7 @@ from evals.evaluate import (
 from evals.numerics import measure_probes
 from evals.querysets import load_queryset
 from evals.ranking import train as train_ranker
-from evals.relevance import train
+from evals.relevance import PRECEDENTS, STATUTES, train
 from evals.report import markdown_table, speed_table, write_report
 from evals.verification import TARGETS as VERIFICATION_TARGETS
 from evals.verification import verification_rates as rates_of
@@ -138,7 +138,7 @@ def relevance_model(context: dg.AssetExecutionContext,
     resolved = settings.resolved()
     started = time.monotonic()
     metadata: dict = {}
-    for name, model in zip(("statutes", "precedents"), train(resolved, available_cores()),
+    for name, model in zip((STATUTES, PRECEDENTS), train(resolved, available_cores()),
                            strict=True):
         path = model_path(resolved, name)
         model.save(path)

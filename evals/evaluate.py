@@ -24,7 +24,7 @@ import pandas as pd
 from evals.baseline import HEADLINE_METRICS, PerQuery
 from evals.citation_sets import DEV_SET_SIDES
 from evals.compare import baseline_of, compare_scores
-from evals.configs import load_config, side_of
+from evals.configs import RetrievalConfig, load_config, side_of
 from evals.corpus_sets import (
     CANDIDATE_SOURCES,
     absent_aila_statutes,
@@ -123,7 +123,7 @@ def run_configs(settings: Settings, names: Sequence[str], *, first: int | None =
     runs_dir = settings.data_dir / "runs" if runs_dir is None else runs_dir
     sides = []
     for side in SIDES:
-        chosen = [name for name, config in configs.items() if side_of(config) == side]
+        chosen = {name: config for name, config in configs.items() if side_of(config) == side}
         chosen_sets = [name for name in querysets_for(side) if sets is None or name in sets]
         if chosen and chosen_sets:
             sides.append(SideWork(settings, side, chosen, chosen_sets, first, runs_dir,
@@ -145,7 +145,7 @@ class SideWork:
 
     settings: Settings
     side: str
-    configs: list[str]
+    configs: dict[str, RetrievalConfig]
     querysets: list[str]
     first: int | None
     runs_dir: Path
@@ -175,7 +175,6 @@ class SideWork:
             if loaded is not None:
                 loaded(side, time.perf_counter() - started)
             known = set((resources.judgments if precedents else resources.documents)["doc_id"])
-            configs = {name: load_config(name) for name in self.configs}
             # one query set at a time, so what its configs share is remembered together
             for queryset_name in self.querysets:
                 queryset = first_queries(load_any_queryset(
@@ -185,8 +184,9 @@ class SideWork:
                 missing = unknown_documents(queryset, known | empty)
                 if missing:
                     raise EvaluationError(f"{queryset_name}: judged documents not "
-                                          f"searchable by {self.configs[0]}: {missing}")
-                for name, config in configs.items():
+                                          f"searchable by {next(iter(self.configs))}: "
+                                          f"{missing}")
+                for name, config in self.configs.items():
                     search, fitted = _search(searcher, name, config.params, resources, tuning)
                     timed = run_queryset(search, queryset, int(config.params["top_k"]),
                                          CANDIDATE_SOURCES.get(queryset_name))
