@@ -433,6 +433,66 @@ def test_a_sibling_with_a_near_identical_title_is_named(text, status, meant):
         assert not verdict.survives
 
 
+def _chapter_ii(number: str, title: str, text: str) -> dict:
+    return {**_section("BNS_2023", number, title, text), "chapter_number": "II"}
+
+
+# Titles set apart by a plural, by "court" or "fine", or by "punishment" alone.
+TITLE_SIBLINGS = [
+    _chapter_ii("9", "Courts of Judicial Magistrates",
+                "In every district there shall be established Courts of Judicial Magistrates."),
+    _chapter_ii("11", "Special Judicial Magistrates",
+                "The High Court may confer upon any person the powers of a Judicial Magistrate."),
+    _chapter_ii("473", "Power to suspend or remit sentences",
+                "When any person has been sentenced, the Government may suspend its execution."),
+    _chapter_ii("474", "Power to commute sentence",
+                "The Government may, without the consent of the person sentenced, commute."),
+    _chapter_ii("140", "Execution of sentence of fine",
+                "A sentence of fine shall be levied as the Code provides."),
+    _chapter_ii("137", "Execution of sentence of imprisonment in special cases",
+                "Where the sentence is one of imprisonment in a special case, the Court may."),
+    _chapter_ii("229", "Giving false evidence",
+                "Whoever, being legally bound by an oath, makes any statement which is false."),
+    _chapter_ii("230", "Punishment for false evidence",
+                "Whoever intentionally gives false evidence in a judicial proceeding."),
+]
+
+
+@pytest.mark.parametrize(("text", "status", "meant"), [
+    # the words that set the titles apart meet however they are inflected or capitalized
+    ("As to power to commute sentence, see Section 473 BNS.", "SIBLING_MEANT", "474"),
+    ("On special Judicial Magistrates, the relevant provision is Section 9 BNS.",
+     "SIBLING_MEANT", "11"),
+    # "court" and "fine" tell two titles apart, but a sentence's "Court" or "fine" is no sign
+    ("The Court directed the magistrates under Section 11 BNS.", "VERIFIED", None),
+    ("As to execution of sentence of fine, see Section 137 BNS.", "VERIFIED", None),
+    ("For execution of sentence of imprisonment in special cases, Section 140 BNS applies.",
+     "SIBLING_MEANT", "137"),
+    # the section that punishes an offence is cited in the words of the one that defines it
+    ("He was tried for giving false evidence under Section 230 BNS.", "VERIFIED", None),
+])
+def test_sibling_titles_are_compared_by_their_own_words(text, status, meant):
+    """Titles are compared by stems that meet across plurals and a final "e", with the
+    boilerplate that can alone set two titles apart ("court", "fine", "imprisonment") kept
+    in them but never read as a sign of the sibling."""
+    checker = StatuteChecker(REGISTRY, SECTIONS + TITLE_SIBLINGS, TRANSITIONS)
+    (verdict,) = verify_statutes(text, checker)
+    assert verdict.status == status, verdict.reason
+    if meant:
+        assert _successors(verdict) == [("BNS_2023", meant)]
+
+
+@pytest.mark.parametrize(("word", "stem"), [
+    ("sentence", "sentenc"), ("sentences", "sentenc"), ("Magistrate", "magistrat"),
+    ("magistrates", "magistrat"), ("witness", "witness"), ("witnesses", "witness"),
+    ("declared", "declar"), ("declare", "declar"), ("committed", "commit"),
+    ("case", "case"), ("cases", "case"),
+])
+def test_stems_meet_across_plurals_and_a_final_e(word, stem):
+    from nyaya.verify.statutes import _stem
+    assert _stem(word.lower()) == stem
+
+
 @pytest.mark.parametrize(("citation", "status"), [
     ("Section 287 of the Bharatiya Nyaya Sanhita, 2023", "SIBLING_MEANT"),  # the Act's year
     ("BNS_2023 s.287", "SIBLING_MEANT"),  # the act code's year

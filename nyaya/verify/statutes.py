@@ -20,15 +20,18 @@ SIBLING_MEANT rule: sections of one chapter often share most of their title ("Ne
 with respect to fire or combustible matter", "... to machinery"), so the overlap above cannot
 tell them apart. Siblings are sections of the cited one's Act and chapter whose titles share at
 least SIBLING_SHARED words and SIBLING_JACCARD of them; what tells two apart is the words one
-title has and the other lacks ("fire", "combustible", "matter" against "machinery"). The
-citation describes a sibling when the context holds none of the cited title's distinguishing
-words and some of the sibling's, weighing at least SIBLING_DISTINCT by how rare they are among
-the chapter's titles (log(N / titles holding the word)), and the sibling's description (as for
-FALSE_FRIEND) overlaps the sentence by at least FF_MARGIN more than the cited one's; two siblings
-that tie are left alone. A phrase that cites two sections or more ("sections 286 and 287 BNS",
-"section 302 read with section 34 IPC") is not judged: its sentence is the list's. Sections are
-counted as the extractor parsed them, so an Act's year ("Section 287 of the Bharatiya Nyaya
-Sanhita, 2023", "BNS_2023 s.287") or a sub-section ("Section 287(1)") is no second section.
+title has and the other lacks ("fire", "combustible", "matter" against "machinery"). Titles are
+compared with the boilerplate words that can alone set two apart (TITLE_WORDS: "Courts of
+Judicial Magistrates" and "Special Judicial Magistrates"). The citation describes a sibling when
+the context holds none of the cited title's distinguishing words and some of the sibling's
+other than TITLE_WORDS (a judgment's "the Court" or "fine" is no sign), weighing at least
+SIBLING_DISTINCT by how rare they are among the chapter's titles (log(N / titles holding the
+word)), and the sibling's description (as for FALSE_FRIEND) overlaps the sentence by at least
+FF_MARGIN more than the cited one's; two siblings that tie are left alone. A phrase that cites
+two sections or more ("sections 286 and 287 BNS", "section 302 read with section 34 IPC") is
+not judged: its sentence is the list's. Sections are counted as the extractor parsed them, so
+an Act's year ("Section 287 of the Bharatiya Nyaya Sanhita, 2023", "BNS_2023 s.287") or a
+sub-section ("Section 287(1)") is no second section.
 
 The reverse check (an IPC/CrPC/IEA number cited with the new code's meaning) is off by default
 (`reverse_false_friends`): on 3,000 judgment chunks, which cite the old codes correctly, it
@@ -102,28 +105,48 @@ STOP_WORDS = {
     "person", "offence", "provided", "said", "same", "case", "cited", "applies", "apply",
     "accused", "court", "held", "law", "per", "read", "viz", "etc", "commit",
 }
+# Statutory boilerplate and the prose around any citation, no sign of what a sentence is about,
+# which can still be all that sets two sibling titles apart ("Courts of Judicial Magistrates",
+# "Special Judicial Magistrates"; "Execution of sentence of imprisonment", "... of fine"): the
+# sibling rule compares titles with them (_title_terms) but never counts them as a sign that
+# the sentence means the sibling. "Punishment" is not one of them: a section that punishes an
+# offence is rightly cited in the words of the section that defines it.
+TITLE_WORDS = {"imprisonment", "description", "term", "extend", "year", "fine", "accused",
+               "court"}
 
 
 @lru_cache(maxsize=1 << 16)
 def _stem(word: str) -> str:
-    """Word -> stem, each distinct word once (section texts share most of their words)."""
+    """Word -> stem, each distinct word once (section texts share most of their words). A
+    final "e" goes too, so that "sentence" and "sentences", "Magistrate" and "Magistrates"
+    meet; "witness" keeps its "ss" to meet "witnesses"."""
+    stem = word
     for suffix in SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4 and not (
+                suffix == "s" and word.endswith("ss")):
             stem = word[: -len(suffix)]
             # "committed" / "committing" -> "commit", as "commits" is
             if suffix in ("ed", "ing", "ings") and stem[-1] == stem[-2] and stem[-1] not in "lsz":
                 stem = stem[:-1]
-            return stem
-    return word
+            break
+    return stem[:-1] if stem.endswith("e") and len(stem) > 4 else stem
 
 
 STOP_STEMS = {_stem(word) for word in STOP_WORDS}
+TITLE_STEMS = {_stem(word) for word in TITLE_WORDS}
 
 
 @lru_cache(maxsize=8192)
 def _terms(text: str) -> frozenset[str]:
     stems = (_stem(word) for word in WORD.findall(text.lower()))
     return frozenset(stem for stem in stems if stem not in STOP_STEMS)
+
+
+@lru_cache(maxsize=8192)
+def _title_terms(text: str) -> frozenset[str]:
+    """_terms with TITLE_WORDS kept: the words the sibling rule compares titles by."""
+    stems = (_stem(word) for word in WORD.findall(text.lower()))
+    return frozenset(stem for stem in stems if stem in TITLE_STEMS or stem not in STOP_STEMS)
 
 
 def _description(row: dict) -> dict[str, float]:
@@ -306,7 +329,7 @@ class StatuteChecker:
         """Title word -> log(N / titles of the chapter holding it), once per chapter."""
         found = self._weights.get(chapter)
         if found is None:
-            titles = [_terms(str(self.lookup.sections[key].get("title") or ""))
+            titles = [_title_terms(str(self.lookup.sections[key].get("title") or ""))
                       for key in self._chapters.get(chapter, [])]
             counts: dict[str, int] = {}
             for terms in titles:
@@ -323,7 +346,7 @@ class StatuteChecker:
         found = self._siblings.get(own)
         if found is None:
             members = self._chapters.get(chapter, [])
-            titles = {key: _terms(str(self.lookup.sections[key].get("title") or ""))
+            titles = {key: _title_terms(str(self.lookup.sections[key].get("title") or ""))
                       for key in members}
             own_title = titles.get(own, frozenset())
             siblings = [(key, title) for key, title in titles.items()
@@ -348,13 +371,14 @@ class StatuteChecker:
         if listed:
             return None  # in a list ("sections 396, 397, 450"), the sentence is the list's
         weights = self._title_weights(chapter)
-        context = _terms(citation_context(text, mention.group_start, mention.group_end))
+        sentence = citation_context(text, mention.group_start, mention.group_end)
+        context = _title_terms(sentence)
         scored = []
         for key, title in siblings:
             own_distinct, sibling_distinct = own_title - title, title - own_title
-            if own_distinct and not own_distinct & context and sibling_distinct & context:
-                scored.append((sum(weights.get(term, 0.0)
-                                   for term in sibling_distinct & context), key))
+            signs = sibling_distinct & context - TITLE_STEMS
+            if own_distinct and not own_distinct & context and signs:
+                scored.append((sum(weights.get(term, 0.0) for term in signs), key))
         scored.sort(reverse=True)
         if not scored or scored[0][0] < SIBLING_DISTINCT or (
                 len(scored) > 1 and scored[1][0] == scored[0][0]):
@@ -362,8 +386,9 @@ class StatuteChecker:
         key = scored[0][1]
         # and the sibling's whole description (title and opening text) fits the sentence
         # clearly better: a judge's paraphrase of the cited section is not flagged
-        if overlap_score(context, self._description_of(key)) < \
-                overlap_score(context, self._description_of(own)) + FF_MARGIN:
+        words = _terms(sentence)
+        if overlap_score(words, self._description_of(key)) < \
+                overlap_score(words, self._description_of(own)) + FF_MARGIN:
             return None
         return self.lookup.sections[key]
 
