@@ -482,6 +482,39 @@ def test_sibling_titles_are_compared_by_their_own_words(text, status, meant):
         assert _successors(verdict) == [("BNS_2023", meant)]
 
 
+def _chapter_viii(number: str, title: str, text: str) -> dict:
+    return {**_section("IPC_1860", number, title, text), "chapter_number": "VIII"}
+
+
+RIOTING = _chapter_viii("146", "Rioting", "Whenever force or violence is used by an unlawful "
+                        "assembly, or by any member thereof, every member of such assembly is "
+                        "guilty of the offence of rioting.")
+ARMED = [
+    _chapter_viii("148", "Rioting, armed with deadly weapon",
+                  "Whoever is guilty of rioting, being armed with a deadly weapon, shall be "
+                  "punished."),
+    _chapter_viii("144", "Joining unlawful assembly armed with deadly weapon",
+                  "Whoever, being armed with any deadly weapon, is a member of an unlawful "
+                  "assembly, shall be punished."),
+]
+
+
+@pytest.mark.parametrize(("sections", "status"), [
+    (ARMED, "SIBLING_MEANT"),
+    # the section defining the cited title's own word describes it too
+    ([*ARMED, RIOTING], "VERIFIED"),
+])
+def test_a_title_word_is_read_with_its_definition(sections, status):
+    """A judgment describes rioting in its definition's words: "a member of the unlawful
+    assembly that used force ... the charge under Section 148" cites s.148 rightly, though
+    s.144's title holds those words and s.148's does not."""
+    checker = StatuteChecker(REGISTRY, SECTIONS + sections, TRANSITIONS)
+    text = ("The evidence establishes that he was a member of the unlawful assembly that used "
+            "force, and the charge under Section 148 IPC is brought home to him.")
+    (verdict,) = verify_statutes(text, checker)
+    assert verdict.status == status, verdict.reason
+
+
 @pytest.mark.parametrize(("word", "stem"), [
     ("sentence", "sentenc"), ("sentences", "sentenc"), ("Magistrate", "magistrat"),
     ("magistrates", "magistrat"), ("witness", "witness"), ("witnesses", "witness"),

@@ -388,9 +388,26 @@ class StatuteChecker:
         # clearly better: a judge's paraphrase of the cited section is not flagged
         words = _terms(sentence)
         if overlap_score(words, self._description_of(key)) < \
-                overlap_score(words, self._description_of(own)) + FF_MARGIN:
+                overlap_score(words, self._defined_description(
+                    own, own_title - dict(siblings)[key], chapter)) + FF_MARGIN:
             return None
         return self.lookup.sections[key]
+
+    def _defined_description(self, own: tuple[str, str], own_distinct: frozenset[str],
+                             chapter: tuple[str, str]) -> dict[str, float]:
+        """The cited section's description with the description of every section of its
+        chapter whose title is made of the words that set the cited title apart from the
+        sibling's (IPC 146 "Rioting" for 148 "Rioting, armed with deadly weapon" against 144
+        "Joining unlawful assembly armed with deadly weapon"): a sentence may describe the
+        offence a title names in its definition's words ("an unlawful assembly armed with
+        deadly weapons" under s.148)."""
+        description = dict(self._description_of(own))
+        for key in self._chapters.get(chapter, []):
+            title = _title_terms(str(self.lookup.sections[key].get("title") or ""))
+            if key != own and title and title <= own_distinct:
+                for term in self._description_of(key):
+                    description.setdefault(term, TEXT_WEIGHT)
+        return description
 
     def _sibling_verdict(self, verdict: CitationVerdict, result: LookupResult,
                          sibling: dict) -> CitationVerdict:
