@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from ranx import Qrels, Run, evaluate
+from ranx import Qrels, Run, evaluate, optimize_fusion
 
 from evals.runs import strictly_decreasing
 
@@ -30,16 +30,28 @@ REPEALED = "repealed@"
 #: k is these (`repealed@10`), which the transition set's new-code queries must not return.
 REPEALED_CODES = ("IPC_1860", "CrPC_1973", "IEA_1872")
 STATUTE_METRICS = (*DEFAULT_METRICS, "repealed@10")
+RANX_ID_WIDTH, RANX_ID_PAD = 32, "\x01"  # doc ids as ranx gets them (`ranx_ids`)
+
+
+def ranx_ids(table: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
+    """A {qid: {doc id: value}} table with every doc id padded to RANX_ID_WIDTH characters.
+    ranx keeps doc ids as numpy strings as wide as the longest, and numba compiles each of its
+    functions again for every width: each set with longer ids cost most of a minute on a cold
+    cache. Padded with a control character that sorts below every character of an id, ids keep
+    their order and stay distinct; the same id is padded the same in every call."""
+    return {qid: {doc.ljust(RANX_ID_WIDTH, RANX_ID_PAD): value for doc, value in docs.items()}
+            for qid, docs in table.items()}
 
 
 def to_ranx(frame: pd.DataFrame, qrels: dict[str, dict[str, int]]) -> tuple[Qrels, Run]:
-    """ranx objects over the judged queries; ties pre-broken so ranx cannot reorder them."""
+    """ranx objects over the judged queries, doc ids padded (`ranx_ids`); ties pre-broken so
+    ranx cannot reorder them."""
     ranked = strictly_decreasing(frame[frame["qid"].isin(list(qrels))])
     run: dict[str, dict[str, float]] = {qid: {} for qid in qrels}
     for qid, doc_id, score in zip(ranked["qid"].tolist(), ranked["doc_id"].tolist(),
                                   ranked["score"].tolist(), strict=True):
         run[qid][doc_id] = float(score)
-    return Qrels(qrels), Run(run)
+    return Qrels(ranx_ids(qrels)), Run(ranx_ids(run))
 
 
 def _top_share(frame: pd.DataFrame, qrels: dict[str, dict[str, int]], k: int,
@@ -180,3 +192,21 @@ def evaluate_groups(frame: pd.DataFrame, qrels: dict[str, dict[str, int]],
             rows.append({"group_kind": kind, "group": tag, "queries": len(qids),
                          **_means(scores.loc[qids], metrics)})
     return pd.DataFrame(rows)
+
+
+def compile_ranx() -> None:
+    """Compile the numba code the evaluation runs of ranx (every metric of STATUTE_METRICS,
+    and `optimize_fusion`'s weighted sum over min-max scores, as `evals.tuning` fits it) on a
+    two-query run, into NUMBA_CACHE_DIR: about 85 s on a cold cache here, after which a process
+    loads it in seconds. The test command runs it beside the real-corpus job's first minutes
+    (tests/suite.py), so that neither session compiles it on its own."""
+    frame = pd.DataFrame({"qid": ["q1"] * 3 + ["q2"] * 3,
+                          "doc_id": ["a", "b", "c", "a", "b", "d"],
+                          "score": [3.0, 2.0, 1.0, 3.0, 2.0, 1.0], "rank": [1, 2, 3] * 2})
+    qrels = {"q1": {"a": 1}, "q2": {"d": 2}}
+    evaluate_run(frame, qrels, STATUTE_METRICS)
+    runs = [{"q1": {"a": 1.0, "b": 0.5}, "q2": {"d": 1.0, "a": 0.2}},
+            {"q1": {"b": 1.0, "c": 0.1}, "q2": {"a": 1.0, "d": 0.3}}]
+    optimize_fusion(Qrels(ranx_ids(qrels)), [Run(ranx_ids(run)) for run in runs],
+                    norm="min-max", method="wsum", metric="ndcg@10", step=0.5,
+                    show_progress=False)

@@ -15,7 +15,7 @@ from datetime import date
 
 from ranx import Qrels, Run, optimize_fusion
 
-from evals.metrics import evaluate_run
+from evals.metrics import evaluate_run, ranx_ids
 from evals.querysets import QuerySet
 from evals.runs import rank_frame
 from nyaya.retrieval.pipeline import ConfigError, StatuteSearch
@@ -117,8 +117,8 @@ def tune_weights(search: StatuteSearch, queryset: QuerySet) -> dict[str, float]:
             hits = search.retrievers[name].search(query, depth)
             # ranx needs every query in every run; a miss is one zero-score placeholder
             scores[name][qid] = {hit.doc_id: hit.score for hit in hits} or {"<none>": 0.0}
-    best = optimize_fusion(Qrels({qid: queryset.qrels[qid] for qid, _, _ in training}),
-                           [Run(scores[name]) for name in names],
+    best = optimize_fusion(Qrels(ranx_ids({qid: queryset.qrels[qid] for qid, _, _ in training})),
+                           [Run(ranx_ids(scores[name])) for name in names],
                            norm=spec.get("norm", "min-max"), method=method,
                            metric=spec.get("tune_metric", "ndcg@10"),
                            step=float(spec.get("tune_step", 0.1)), show_progress=False)

@@ -11,7 +11,16 @@ import pytest
 from evals.configs import config_names, load_config
 from evals.corpus_sets import absent_aila_statutes
 from evals.hf_datasets import as_dataset_dict
-from evals.metrics import REPEALED_CODES, evaluate_groups, evaluate_run, judged_at
+from evals.metrics import (
+    RANX_ID_PAD,
+    RANX_ID_WIDTH,
+    REPEALED_CODES,
+    compile_ranx,
+    evaluate_groups,
+    evaluate_run,
+    judged_at,
+    ranx_ids,
+)
 from evals.querysets import QuerySet, QuerySetError, load_queryset
 from evals.report import speed_table, write_report
 from evals.runs import TrecRunError, rank_frame, read_trec, strictly_decreasing, write_trec
@@ -45,6 +54,41 @@ def test_ties_are_broken_by_doc_id_and_kept_by_ranx():
     assert scores[0] > scores[1] > scores[2]
     # "b" is relevant: it sits at rank 2 whatever tool re-sorts the scores.
     assert evaluate_run(run, {"q1": {"b": 1}}, ("mrr",))["mrr"] == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("ids", [
+    ["a", "b", "ab"],
+    ["BNS_2023:103", "BNS_2023:1030", "BNS_2023:103A"],
+    ["IRLED:prior_case_0071", "AILA:C1", "AILA:C10"],
+])
+def test_ranx_ids_are_one_width_in_the_ids_order(ids):
+    padded = ranx_ids({"q1": dict.fromkeys(ids, 1.0)})["q1"]
+    assert {len(doc) for doc in padded} == {RANX_ID_WIDTH}
+    assert [doc.rstrip(RANX_ID_PAD) for doc in sorted(padded)] == sorted(ids)
+
+
+def _ranx_signatures() -> int:
+    """Specializations numba holds in this process of ranx's compiled functions."""
+    import ranx.data_structures.common as common
+    import ranx.metrics as metrics
+    from numba.core.registry import CPUDispatcher
+
+    found = {id(f): f for module in (common, *vars(metrics).values(), metrics)
+             if hasattr(module, "__dict__") for f in vars(module).values()
+             if isinstance(f, CPUDispatcher)}
+    return sum(len(f.signatures) for f in found.values())
+
+
+def test_what_compile_ranx_compiles_serves_runs_of_any_id_length():
+    """The test command compiles ranx once (tests/suite.py); runs of other sets, whose ids
+    are longer or shorter, must find it compiled, not compile it again for their width."""
+    compile_ranx()
+    compiled = _ranx_signatures()
+    assert compiled > 0
+    run = run_of({"q1": [("IRLED:prior_case_0071", 2.0), ("AILA:C1", 1.0)],
+                  "q2": [("BNS_2023:103", 1.0)]})
+    evaluate_run(run, {"q1": {"AILA:C1": 1}, "q2": {"BNS_2023:103": 2}})
+    assert _ranx_signatures() == compiled
 
 
 def test_groups_by_kind_and_counts():
