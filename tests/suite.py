@@ -9,6 +9,11 @@ on-disk cache is not safe for two processes compiling into it at once (numba/num
 
     python tests/suite.py [PYTEST ARGS...]
 
+ranx's numba code is compiled once, first, beside the real-corpus session's first minutes
+(`evals.metrics.compile_ranx`, about 80 s on a cold cache), into that session's cache, which
+the session beside then starts from (a copy): neither compiles it on its own, and the job finds
+it compiled long before it evaluates anything.
+
 The arguments go to both sessions. Without the corpus (and outside CI) there is nothing to run
 beside: one plain session runs, its real-corpus tests skipped. Exits with the first non-zero
 status of the two sessions (pytest's own: 1 failed, 5 no test collected), so a failure or an
@@ -18,6 +23,7 @@ empty session in either fails the run.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -36,30 +42,43 @@ def main(args: list[str]) -> int:
     if not (Settings.from_env().corpus_root / "statutes").is_dir() and not os.environ.get("CI"):
         return subprocess.call([*PYTEST, *args], cwd=ROOT)
     numba_cache = Path(os.environ.get("NUMBA_CACHE_DIR") or ROOT / "data" / "numba_cache")
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(numba_cache / "beside")}
+    beside_cache = numba_cache / "beside"
     started = time.perf_counter()
-    with tempfile.NamedTemporaryFile("w+", prefix="nyaya-tests-beside-", suffix=".log",
-                                     delete=False) as log:
-        print(f"tests without the real corpus: running beside, at nice 19 (log: {log.name})",
-              flush=True)
-        beside = subprocess.Popen([*PYTEST, "-m", "not corpus", *args], cwd=ROOT, env=env,
-                                  stdout=log, stderr=subprocess.STDOUT,
-                                  preexec_fn=lambda: os.nice(19))
-        try:
-            corpus = subprocess.call([*PYTEST, "-m", "corpus", *args], cwd=ROOT)
-        except BaseException:  # Ctrl-C: nothing left running behind
-            beside.terminate()
-            beside.wait()
-            raise
-        other = beside.wait()
-        log.seek(0)
-        print(f"\n{'=' * 30} tests without the real corpus (beside) {'=' * 30}")
-        print(log.read(), end="", flush=True)
+    running: list[subprocess.Popen] = []
+    try:
+        running.append(compiling := subprocess.Popen(
+            [sys.executable, "-c", "from evals.metrics import compile_ranx; compile_ranx()"],
+            cwd=ROOT, env={**os.environ, "NUMBA_CACHE_DIR": str(numba_cache)},
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
+        running.append(corpus := subprocess.Popen([*PYTEST, "-m", "corpus", *args], cwd=ROOT))
+        _, errors = compiling.communicate()
+        if compiling.returncode:  # each session then compiles what it needs on its own
+            print(f"compiling ranx's numba code failed (exit {compiling.returncode}):\n{errors}",
+                  flush=True)
+        shutil.copytree(numba_cache, beside_cache, dirs_exist_ok=True,
+                        ignore=lambda folder, _: ["beside"] if Path(folder) == numba_cache else [])
+        with tempfile.NamedTemporaryFile("w+", prefix="nyaya-tests-beside-", suffix=".log",
+                                         delete=False) as log:
+            print(f"tests without the real corpus: running beside, at nice 19, from "
+                  f"{time.perf_counter() - started:.0f} s (log: {log.name})", flush=True)
+            running.append(beside := subprocess.Popen(
+                [*PYTEST, "-m", "not corpus", *args], cwd=ROOT,
+                env={**os.environ, "NUMBA_CACHE_DIR": str(beside_cache)}, stdout=log,
+                stderr=subprocess.STDOUT, preexec_fn=lambda: os.nice(19)))
+            real = corpus.wait()
+            other = beside.wait()
+            log.seek(0)
+            print(f"\n{'=' * 30} tests without the real corpus (beside) {'=' * 30}")
+            print(log.read(), end="", flush=True)
+    except BaseException:  # Ctrl-C: nothing left running behind
+        for process in running:
+            process.terminate()
+            process.wait()
+        raise
     Path(log.name).unlink()  # printed above in full
     print(f"\nboth sessions done in {time.perf_counter() - started:.0f} s: real corpus exit "
-          f"{corpus}, the rest exit {other}")
-    return corpus or other
-
+          f"{real}, the rest exit {other}")
+    return real or other
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
