@@ -36,8 +36,8 @@ RANX_ID_WIDTH, RANX_ID_PAD = 32, "\x01"  # doc ids as ranx gets them (`ranx_ids`
 def ranx_ids(table: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
     """A {qid: {doc id: value}} table with every doc id padded to RANX_ID_WIDTH characters.
     ranx keeps doc ids as numpy strings as wide as the longest, and numba compiles each of its
-    functions again for every width: each set with longer ids cost most of a minute on a cold
-    cache. Padded with a control character that sorts below every character of an id, ids keep
+    functions again for every width, so what `compile_ranx` compiled would serve one set's ids
+    only. Padded with a control character that sorts below every character of an id, ids keep
     their order and stay distinct; the same id is padded the same in every call."""
     return {qid: {doc.ljust(RANX_ID_WIDTH, RANX_ID_PAD): value for doc, value in docs.items()}
             for qid, docs in table.items()}
