@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import sys
+from collections.abc import Callable
 from datetime import date
 
 import pandas as pd
@@ -386,8 +387,14 @@ def test_verify_refuses_a_text_too_long_before_loading_anything(tmp_path, capsys
     assert f"huge.txt: {len(text.read_text()):,} characters; at most" in capsys.readouterr().err
 
 
-def _chapter_xv(number: str, title: str, text: str) -> dict:
-    return {**_section("BNS_2023", number, title, text), "chapter_number": "XV"}
+def _in_chapter(chapter: str, act: str = "BNS_2023") -> Callable[[str, str, str], dict]:
+    """A maker of sections (number, title, text) of one chapter of `act`."""
+    def section(number: str, title: str, text: str) -> dict:
+        return {**_section(act, number, title, text), "chapter_number": chapter}
+    return section
+
+
+_chapter_xv = _in_chapter("XV")
 
 
 SIBLINGS = [
@@ -433,8 +440,7 @@ def test_a_sibling_with_a_near_identical_title_is_named(text, status, meant):
         assert not verdict.survives
 
 
-def _chapter_ii(number: str, title: str, text: str) -> dict:
-    return {**_section("BNS_2023", number, title, text), "chapter_number": "II"}
+_chapter_ii = _in_chapter("II")
 
 
 # Titles set apart by a plural, by "court" or "fine", or by "punishment" alone.
@@ -482,8 +488,7 @@ def test_sibling_titles_are_compared_by_their_own_words(text, status, meant):
         assert _successors(verdict) == [("BNS_2023", meant)]
 
 
-def _chapter_viii(number: str, title: str, text: str) -> dict:
-    return {**_section("IPC_1860", number, title, text), "chapter_number": "VIII"}
+_chapter_viii = _in_chapter("VIII", "IPC_1860")
 
 
 RIOTING = _chapter_viii("146", "Rioting", "Whenever force or violence is used by an unlawful "
