@@ -80,5 +80,6 @@ def main(args: list[str]) -> int:
           f"{real}, the rest exit {other}")
     return real or other
 
+
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

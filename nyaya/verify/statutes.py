@@ -205,6 +205,7 @@ class StatuteChecker:
             chapter = row.get("chapter_number")
             if isinstance(chapter, str) and chapter:
                 self._chapters.setdefault((key[0], chapter), []).append(key)
+        self._titles: dict[tuple[str, str], dict[tuple[str, str], frozenset[str]]] = {}
         self._weights: dict[tuple[str, str], dict[str, float]] = {}
         self._siblings: dict[tuple[str, str], tuple[frozenset[str], list]] = {}
 
@@ -325,12 +326,20 @@ class StatuteChecker:
                  else self.lookup.predecessors).get(other, [])
         return _FalseFriend(other_act, other_row, score, cited_score, list(links))
 
+    def _chapter_titles(self, chapter: tuple[str, str]) -> dict[tuple[str, str], frozenset[str]]:
+        """Each section of the chapter -> its title's words (`_title_terms`), once per chapter."""
+        found = self._titles.get(chapter)
+        if found is None:
+            found = self._titles[chapter] = {
+                key: _title_terms(str(self.lookup.sections[key].get("title") or ""))
+                for key in self._chapters.get(chapter, [])}
+        return found
+
     def _title_weights(self, chapter: tuple[str, str]) -> dict[str, float]:
         """Title word -> log(N / titles of the chapter holding it), once per chapter."""
         found = self._weights.get(chapter)
         if found is None:
-            titles = [_title_terms(str(self.lookup.sections[key].get("title") or ""))
-                      for key in self._chapters.get(chapter, [])]
+            titles = self._chapter_titles(chapter).values()
             counts: dict[str, int] = {}
             for terms in titles:
                 for term in terms:
@@ -345,9 +354,7 @@ class StatuteChecker:
         asks for the same sections over and over."""
         found = self._siblings.get(own)
         if found is None:
-            members = self._chapters.get(chapter, [])
-            titles = {key: _title_terms(str(self.lookup.sections[key].get("title") or ""))
-                      for key in members}
+            titles = self._chapter_titles(chapter)
             own_title = titles.get(own, frozenset())
             siblings = [(key, title) for key, title in titles.items()
                         if key != own and len(title & own_title) >= SIBLING_SHARED
@@ -389,7 +396,7 @@ class StatuteChecker:
         words = _terms(sentence)
         if overlap_score(words, self._description_of(key)) < \
                 overlap_score(words, self._defined_description(
-                    own, own_title - dict(siblings)[key], chapter)) + FF_MARGIN:
+                    own, own_title - self._chapter_titles(chapter)[key], chapter)) + FF_MARGIN:
             return None
         return self.lookup.sections[key]
 
@@ -402,8 +409,7 @@ class StatuteChecker:
         offence a title names in its definition's words ("an unlawful assembly armed with
         deadly weapons" under s.148)."""
         description = dict(self._description_of(own))
-        for key in self._chapters.get(chapter, []):
-            title = _title_terms(str(self.lookup.sections[key].get("title") or ""))
+        for key, title in self._chapter_titles(chapter).items():
             if key != own and title and title <= own_distinct:
                 for term in self._description_of(key):
                     description.setdefault(term, TEXT_WEIGHT)
