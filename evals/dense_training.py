@@ -32,10 +32,9 @@ from tqdm import tqdm
 from evals.citation_sets import duplicates_of
 from evals.configs import load_config
 from evals.metrics import evaluate_run
-from evals.querysets import QuerySet
-from evals.relevance import JudgedQuery, training_queries
+from evals.relevance import JudgedQuery, as_queryset, training_queries
 from evals.runner import load_statute_resources, run_queryset
-from evals.tuning import TRAIN, split_of
+from evals.tuning import CROSS_FIT_FOLDS, TRAIN, cross_fit_fold, split_of
 from nyaya.index.embedders import (
     STATIC_DIMS,
     distill_static,
@@ -63,8 +62,6 @@ VALIDATION_PAIRS = 0.1
 CROSS_FIT_CONFIGS = ("dense-qdrant", "dense-trained", "contexts-sections", "lookup-contexts-rrf",
                      "lookup-contexts-trained-rrf", "lookup-trained-contexts-rrf",
                      "contexts-trained-rrf")
-#: folds of the training queries: each is searched with an encoder trained on the others
-CROSS_FIT_FOLDS = 3
 #: cited-statutes passages measured per fold (of about 530)
 CROSS_FIT_PASSAGES = 100
 CROSS_FIT_METRICS = ("map", "ndcg@10")
@@ -192,19 +189,6 @@ def train(settings: Settings, log: Callable[[str], None] = print,
     return encoder
 
 
-def cross_fit_fold(key: str) -> int:
-    """The fold (0 to CROSS_FIT_FOLDS - 1) of a qid or of a case's first doc id, from it alone
-    (the train / held-out split hashes them too, with another key)."""
-    return hashlib.sha256(f"choose:{key}".encode()).digest()[0] % CROSS_FIT_FOLDS
-
-
-def _as_queryset(name: str, queries: list[JudgedQuery]) -> QuerySet:
-    return QuerySet(name, pd.DataFrame({"qid": [query.qid for query in queries],
-                                        "query": [query.text for query in queries],
-                                        "excluded": [query.excluded for query in queries]}),
-                    {query.qid: query.grades for query in queries})
-
-
 def cross_fit(settings: Settings, store: VectorStore, configs: tuple[str, ...] = CROSS_FIT_CONFIGS,
               passages: int = CROSS_FIT_PASSAGES, log: Callable[[str], None] = print
               ) -> pd.DataFrame:
@@ -227,7 +211,7 @@ def cross_fit(settings: Settings, store: VectorStore, configs: tuple[str, ...] =
         chosen = sorted((query for query in training if fold[query.qid] == k),
                         key=lambda query: hashlib.sha256(query.qid.encode()).digest())
         for name, count in (("nyaya-statutes", None), ("cited-statutes", passages)):
-            queryset = _as_queryset(name, [query for query in chosen
+            queryset = as_queryset(name, [query for query in chosen
                                            if query.queryset == name][:count])
             qrels.setdefault(name, {}).update(queryset.qrels)
             for config in configs:

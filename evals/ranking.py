@@ -7,22 +7,36 @@ training half (by judgment, their own judgment never voting): no held-out query 
 among them. A candidate is a positive when judged (any grade).
 
 Run `NYAYA_DATA=data .venv/bin/python -m evals.ranking` to train on a built data folder and
-print the figures (what the section_ranker asset does, without writing the model)."""
+print the figures (what the section_ranker asset does, without writing the model). With
+`--cross-fit` it measures the config on the training queries without reading a held-out one:
+each fold's queries (CROSS_FIT_FOLDS, by a hash of the qid, or of a passage's judgment) are
+reranked by a ranker trained on the other folds', beside the fused order, with and without
+the statutes' words added to plain questions (`legal_terms`)."""
 
 from __future__ import annotations
 
+import argparse
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 import pandas as pd
 
 from evals.configs import load_config
-from evals.relevance import JudgedQuery, fit_classifier, set_weights, training_queries
-from evals.runner import load_statute_resources
+from evals.metrics import evaluate_groups
+from evals.querysets import load_queryset
+from evals.relevance import (
+    JudgedQuery,
+    as_queryset,
+    fit_classifier,
+    set_weights,
+    training_queries,
+)
+from evals.runner import load_statute_resources, run_queryset
+from evals.tuning import CROSS_FIT_FOLDS, cross_fit_fold
 from nyaya.index.store import VectorStore
-from nyaya.retrieval.pipeline import RERANK_DEPTH, StatuteSearch
+from nyaya.retrieval.pipeline import RERANK_DEPTH, StatuteResources, StatuteSearch
 from nyaya.settings import Settings
-from nyaya.verify.ranker import RANK_FEATURES, rank_features
+from nyaya.verify.ranker import RANK_FEATURES, SectionRanker, rank_features
 from nyaya.verify.relevance import RelevanceJudge, judge_tables
 from nyaya.verify.trained import RankingModel
 
@@ -31,6 +45,7 @@ RERANKING_CONFIG = "lookup-cases-ltr"
 #: passages of cited-statutes' training half beside the questions: 200 gave held-out MAP 0.465
 #: on cited-statutes against 0.283 without the ranker (docs/retrieval-methods.md)
 RANKER_PASSAGES = 200
+CROSS_FIT_METRICS = ("map", "ndcg@10")
 
 
 def ranking_pairs(search: StatuteSearch, judge: RelevanceJudge,
@@ -72,32 +87,95 @@ def fit_ranker(pairs: pd.DataFrame) -> RankingModel:
         "judged_candidates": judged.groupby("queryset").size().to_dict()})
 
 
+def _training_inputs(settings: Settings, store: VectorStore
+                     ) -> tuple[StatuteResources, RelevanceJudge, list[JudgedQuery]]:
+    """The statute search's resources over `store`, the judge whose features the ranker sees
+    (sharing their votes) and the training queries."""
+    resources = load_statute_resources(settings, store)
+    judge = RelevanceJudge(*judge_tables(settings), votes=lambda: resources.votes)
+    return resources, judge, training_queries(settings, RANKER_PASSAGES)[0]
+
+
 def train(settings: Settings, store: VectorStore, log: Callable[[str], None] = print
           ) -> RankingModel:
     """The section ranker trained on the warehouse's training queries, over the candidates
     of RERANKING_CONFIG searched in `store`."""
     started = time.monotonic()
-    resources = load_statute_resources(settings, store)
+    resources, judge, training = _training_inputs(settings, store)
     search = StatuteSearch(RERANKING_CONFIG, load_config(RERANKING_CONFIG).params, resources)
-    judge = RelevanceJudge(*judge_tables(settings), votes=lambda: resources.votes)
-    training, _ = training_queries(settings, RANKER_PASSAGES)
     model = fit_ranker(ranking_pairs(search, judge, training, log=log))
     model.figures["seconds"] = round(time.monotonic() - started, 1)
     return model
 
 
-def main() -> None:
-    """Train on the data folder of NYAYA_DATA and print the figures."""
+def cross_fit(resources: StatuteResources, judge: RelevanceJudge,
+              training: list[JudgedQuery], tags: Mapping[str, Mapping[str, str]],
+              log: Callable[[str], None] = print) -> pd.DataFrame:
+    """CROSS_FIT_METRICS of RERANKING_CONFIG on `training` (training queries only), with
+    `legal_terms` off and on: the fused order, and each fold reranked by a ranker trained on
+    the other folds' candidates. One row per (terms, order, set, group): all of a set's queries,
+    then one per tag of `tags` (qid -> tag, per kind)."""
+    # a development passage's fold is its judgment's, the first of those it excludes
+    fold = {query.qid: cross_fit_fold(min(query.excluded, default=query.qid))
+            for query in training}
+    rows = []
+    for terms in (False, True):
+        params = {**load_config(RERANKING_CONFIG).params, "legal_terms": terms}
+        fused = StatuteSearch(RERANKING_CONFIG, {key: value for key, value in params.items()
+                                                 if key != "rerank"}, resources)
+        reranked = StatuteSearch(RERANKING_CONFIG, params, resources)
+        pairs = ranking_pairs(reranked, judge, training, log=log)
+        runs: dict[str, list[pd.DataFrame]] = {}
+        for k in range(CROSS_FIT_FOLDS):
+            resources.reranker = SectionRanker(
+                judge, fit_ranker(pairs[pairs["qid"].map(fold) != k]), resources)
+            for name in sorted({query.queryset for query in training}):
+                members = [query for query in training
+                           if query.queryset == name and fold[query.qid] == k]
+                runs.setdefault(name, []).extend(
+                    run_queryset(search, as_queryset(name, members), RERANK_DEPTH).run
+                    .assign(order=order)
+                    for order, search in (("fused", fused), ("ranker", reranked)) if members)
+            log(f"cross-fit: legal_terms {terms}, fold {k + 1} of {CROSS_FIT_FOLDS} measured")
+        del resources.reranker  # the trained one again, should the resources search on
+        for name, frames in runs.items():
+            run = pd.concat(frames, ignore_index=True)
+            qrels = {query.qid: query.grades for query in training if query.queryset == name}
+            for order, part in run.groupby("order", sort=True):
+                tagged = {kind: of for kind, of in tags.items() if set(of) & set(qrels)}
+                rows += evaluate_groups(part, qrels, tagged, CROSS_FIT_METRICS).assign(
+                    legal_terms=terms, order=order, set=name).to_dict("records")
+    return pd.DataFrame(rows)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Train on the data folder of NYAYA_DATA and print the figures, or (`--cross-fit`) the
+    cross-fitted figures."""
     import json
 
     from nyaya.index.store import open_store
 
+    parser = argparse.ArgumentParser(prog="python -m evals.ranking")
+    parser.add_argument("--cross-fit", action="store_true",
+                        help=f"measure {RERANKING_CONFIG} on the training queries, each fold "
+                             "reranked by a ranker trained on the others")
+    args = parser.parse_args(argv)
     settings = Settings.from_env()
     store = open_store(settings.qdrant_path, read_only=True)
     try:
-        print(json.dumps(train(settings, store).figures, indent=2, default=str))
+        if not args.cross_fit:
+            print(json.dumps(train(settings, store).figures, indent=2, default=str))
+            return
+        types = load_queryset("nyaya-statutes").tags("query_type")
+        table = cross_fit(*_training_inputs(settings, store), {"query_type": types})
     finally:
         store.close()
+    table["group"] = table["set"] + " " + table["group"]
+    print("nyaya-statutes' training questions were read to write nyaya/facts/legal_terms.yaml "
+          "(docs/retrieval-methods.md): with legal_terms on, their figures measure that fit "
+          "too, and the held-out half says what generalizes")
+    print(table.pivot_table(index="group", columns=["legal_terms", "order"],
+                            values=list(CROSS_FIT_METRICS), sort=False).round(3).to_markdown())
 
 
 if __name__ == "__main__":

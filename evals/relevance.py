@@ -97,6 +97,16 @@ def judged_queries(queryset: QuerySet, grade: int | None = None) -> list[JudgedQ
             for qid in sorted(queryset.qrels) if qid in rows.index]
 
 
+def as_queryset(name: str, queries: Iterable[JudgedQuery]) -> QuerySet:
+    """Judged queries as a query set named `name` (what a search runs through), the inverse of
+    `judged_queries`."""
+    queries = list(queries)
+    return QuerySet(name, pd.DataFrame({"qid": [query.qid for query in queries],
+                                        "query": [query.text for query in queries],
+                                        "excluded": [query.excluded for query in queries]}),
+                    {query.qid: query.grades for query in queries})
+
+
 def candidates(judge: RelevanceJudge, query: JudgedQuery, depth: int = NEGATIVE_DEPTH
                ) -> dict[tuple[str, str], str]:
     """Section -> origin: the judged ones, and as negatives when unjudged what a plain

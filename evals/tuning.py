@@ -34,6 +34,18 @@ def split_of(qid: str) -> str:
     return TRAIN if hashlib.sha256(qid.encode()).digest()[0] % 2 == 0 else HELDOUT
 
 
+#: folds of the training queries for a cross-fit (`python -m evals.dense_training --cross-fit`,
+#: `python -m evals.ranking --cross-fit`): each fold is measured with a model trained on the
+#: others, so a method is chosen without reading a held-out query
+CROSS_FIT_FOLDS = 3
+
+
+def cross_fit_fold(key: str) -> int:
+    """The fold (0 to CROSS_FIT_FOLDS - 1) of a qid or of a case's first doc id, from it alone
+    (the train / held-out split hashes them too, with another key)."""
+    return hashlib.sha256(f"choose:{key}".encode()).digest()[0] % CROSS_FIT_FOLDS
+
+
 def in_split(qids: Iterable[str], split: str) -> list[str]:
     return sorted(qid for qid in qids if split_of(qid) == split)
 

@@ -246,6 +246,46 @@ def test_the_section_ranker_learns_from_the_fused_candidates(built, section_rank
     assert model.figures["training_queries"] == {"fixture": len(title_queries.qrels)}
 
 
+def test_the_ranker_cross_fit_measures_each_question_with_a_ranker_that_never_saw_it(
+        built, title_queries, monkeypatch):
+    """`python -m evals.ranking --cross-fit` on the title questions: each fold's questions are
+    reranked by a ranker trained on the other folds' only, every question is measured once per
+    order and setting of `legal_terms`, and the per-kind rows cover the tagged questions."""
+    import evals.ranking as ranking
+    from evals.relevance import judged_queries
+    from evals.runner import load_statute_resources
+    from evals.tuning import CROSS_FIT_FOLDS, cross_fit_fold
+    from nyaya.verify.relevance import RelevanceJudge, judge_tables
+
+    trained_on = []
+    fit = ranking.fit_ranker
+    monkeypatch.setattr(ranking, "fit_ranker",
+                        lambda pairs: trained_on.append(set(pairs["qid"])) or fit(pairs))
+    _, _, data_dir = built
+    settings = _fixture_settings(data_dir)
+    queries = judged_queries(title_queries)
+    kinds = {qid: "even" if int(qid[1:]) % 2 == 0 else "odd" for qid in title_queries.qrels}
+    store = open_store(data_dir / "qdrant")
+    try:
+        resources = load_statute_resources(settings, store)
+        judge = RelevanceJudge(*judge_tables(settings), votes=lambda: resources.votes)
+        table = ranking.cross_fit(resources, judge, queries, {"kind": kinds}, log=lambda _: None)
+    finally:
+        store.close()
+    folds = [{qid for qid in title_queries.qrels if cross_fit_fold(qid) == k}
+             for k in range(CROSS_FIT_FOLDS)]
+    assert all(folds) and len(trained_on) == 2 * CROSS_FIT_FOLDS
+    for k, qids in enumerate(trained_on):
+        assert qids == set(title_queries.qrels) - folds[k % CROSS_FIT_FOLDS]
+    assert sorted(map(tuple, table[["legal_terms", "order"]].drop_duplicates().to_numpy())) == [
+        (False, "fused"), (False, "ranker"), (True, "fused"), (True, "ranker")]
+    assert set(table["set"]) == {"fixture"}
+    counts = table.groupby(["legal_terms", "order", "group"])["queries"].first()
+    assert (counts.xs("all", level="group") == len(queries)).all()
+    assert (counts.xs("even", level="group") == 6).all()
+    assert table[["map", "ndcg@10"]].stack().between(0, 1).all()
+
+
 def test_every_config_runs_through_its_search_on_the_fixture_indexes(built, title_queries,
                                                                      section_ranker,
                                                                      section_encoder):

@@ -182,10 +182,10 @@ def test_a_config_searching_with_the_encoder_is_scored_on_held_out_queries(param
 
 
 def test_the_cross_fit_folds_split_the_training_half_in_three():
-    """The folds that choose the encoder's fusions (`--cross-fit`) are three, of similar size,
-    fall across the train / held-out split (another hash), and depend on the key alone."""
-    from evals.dense_training import CROSS_FIT_FOLDS, cross_fit_fold
-    from evals.tuning import TRAIN, split_of
+    """The folds that choose the encoder's fusions and the ranker's candidates (`--cross-fit`)
+    are three, of similar size, fall across the train / held-out split (another hash), and
+    depend on the key alone."""
+    from evals.tuning import CROSS_FIT_FOLDS, TRAIN, cross_fit_fold, split_of
 
     keys = [f"NS{i:03d}" for i in range(600)]
     folds = [cross_fit_fold(key) for key in keys]
