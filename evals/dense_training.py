@@ -196,19 +196,16 @@ def cross_fit(settings: Settings, store: VectorStore, configs: tuple[str, ...] =
     question, `passages` cited-statutes passages of each fold in a hashed order), each fold's
     queries searched with the encoder trained on the other folds' queries and cases."""
     training, _ = training_queries(settings, passages=None)
-    # a development passage's case is the first of the judgments it excludes (its own)
-    fold = {query.qid: cross_fit_fold(min(query.excluded, default=query.qid))
-            for query in training}
     shared = load_statute_resources(settings, store)
     passages = case_passages(settings)
     runs: dict[tuple[str, str], list[pd.DataFrame]] = {}
     qrels: dict[str, dict[str, dict[str, int]]] = {}
     for k in range(CROSS_FIT_FOLDS):
-        encoder = train(settings, log, [query for query in training if fold[query.qid] != k],
+        encoder = train(settings, log, [query for query in training if query.fold != k],
                         lambda case, k=k: split_of(case) == TRAIN and cross_fit_fold(case) != k,
                         passages)
         resources = dataclasses.replace(shared, section_encoder=lambda encoder=encoder: encoder)
-        chosen = sorted((query for query in training if fold[query.qid] == k),
+        chosen = sorted((query for query in training if query.fold == k),
                         key=lambda query: hashlib.sha256(query.qid.encode()).digest())
         for name, count in (("nyaya-statutes", None), ("cited-statutes", passages)):
             queryset = as_queryset(name, [query for query in chosen

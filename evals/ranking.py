@@ -32,7 +32,7 @@ from evals.relevance import (
     training_queries,
 )
 from evals.runner import load_statute_resources, run_queryset
-from evals.tuning import CROSS_FIT_FOLDS, cross_fit_fold
+from evals.tuning import CROSS_FIT_FOLDS
 from nyaya.index.store import VectorStore
 from nyaya.retrieval.pipeline import RERANK_DEPTH, StatuteResources, StatuteSearch
 from nyaya.settings import Settings
@@ -115,9 +115,7 @@ def cross_fit(resources: StatuteResources, judge: RelevanceJudge,
     `legal_terms` off and on: the fused order, and each fold reranked by a ranker trained on
     the other folds' candidates. One row per (terms, order, set, group): all of a set's queries,
     then one per tag of `tags` (qid -> tag, per kind)."""
-    # a development passage's fold is its judgment's, the first of those it excludes
-    fold = {query.qid: cross_fit_fold(min(query.excluded, default=query.qid))
-            for query in training}
+    fold = {query.qid: query.fold for query in training}
     rows = []
     for terms in (False, True):
         params = {**load_config(RERANKING_CONFIG).params, "legal_terms": terms}
@@ -131,7 +129,7 @@ def cross_fit(resources: StatuteResources, judge: RelevanceJudge,
                 judge, fit_ranker(pairs[pairs["qid"].map(fold) != k]), resources)
             for name in sorted({query.queryset for query in training}):
                 members = [query for query in training
-                           if query.queryset == name and fold[query.qid] == k]
+                           if query.queryset == name and query.fold == k]
                 runs.setdefault(name, []).extend(
                     run_queryset(search, as_queryset(name, members), RERANK_DEPTH).run
                     .assign(order=order)
@@ -141,8 +139,8 @@ def cross_fit(resources: StatuteResources, judge: RelevanceJudge,
         for name, frames in runs.items():
             run = pd.concat(frames, ignore_index=True)
             qrels = {query.qid: query.grades for query in training if query.queryset == name}
+            tagged = {kind: of for kind, of in tags.items() if set(of) & set(qrels)}
             for order, part in run.groupby("order", sort=True):
-                tagged = {kind: of for kind, of in tags.items() if set(of) & set(qrels)}
                 rows += evaluate_groups(part, qrels, tagged, CROSS_FIT_METRICS).assign(
                     legal_terms=terms, order=order, set=name).to_dict("records")
     return pd.DataFrame(rows)

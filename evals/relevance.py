@@ -21,7 +21,7 @@ from threadpoolctl import threadpool_limits
 from evals.citation_sets import POOL, PRECEDENTS_SET, STATUTES_SET, dev_set
 from evals.corpus_sets import dev_queries, precedent_passage_queries
 from evals.querysets import QuerySet, load_queryset
-from evals.tuning import HELDOUT, TRAIN, split_of
+from evals.tuning import HELDOUT, TRAIN, cross_fit_fold, split_of
 from nyaya.parallel import available_cores, map_in_processes
 from nyaya.retrieval.case_votes import section_votes
 from nyaya.settings import Settings
@@ -85,6 +85,12 @@ class JudgedQuery:
     @property
     def sections(self) -> dict[tuple[str, str], int]:
         return {doc_key(doc): grade for doc, grade in self.grades.items()}
+
+    @property
+    def fold(self) -> int:
+        """Its cross-fit fold: a development passage's is its judgment's (the first of those
+        it excludes), so passages of one judgment never sit on both sides of a fold."""
+        return cross_fit_fold(min(self.excluded, default=self.qid))
 
 
 def judged_queries(queryset: QuerySet, grade: int | None = None) -> list[JudgedQuery]:
