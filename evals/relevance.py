@@ -24,6 +24,7 @@ from evals.querysets import QuerySet, load_queryset
 from evals.tuning import HELDOUT, TRAIN, cross_fit_fold, split_of
 from nyaya.parallel import available_cores, map_in_processes
 from nyaya.retrieval.case_votes import section_votes
+from nyaya.retrieval.citing_contexts import case_contexts
 from nyaya.settings import Settings
 from nyaya.tables import read_table
 from nyaya.verify.model import NOT_APPLICABLE, RELEVANT, TANGENTIAL
@@ -370,7 +371,8 @@ def _train_one(work: tuple[Settings, str], _log: Callable[[str], None]) -> Relev
     settings, name = work
     if name == PRECEDENTS:
         return precedent_training(settings, PrecedentJudge(section_votes(settings.warehouse),
-                                                           judgment_citers(settings)))
+                                                           judgment_citers(settings),
+                                                           case_contexts(settings.warehouse)))
     judge = RelevanceJudge(*judge_tables(settings),
                            votes=lambda: section_votes(settings.warehouse))
     training, held_out = training_queries(settings)

@@ -17,6 +17,7 @@ from test_verify_relevance import (
 
 from evals.relevance import JudgedQuery, fit_model, precedent_pairs, removal_figures
 from nyaya.retrieval.case_votes import CaseVotes
+from nyaya.retrieval.citing_contexts import CitingContexts, case_citing_passages
 from nyaya.verify.gate import verify_text
 from nyaya.verify.model import (
     FOUND,
@@ -53,6 +54,17 @@ EDGES = pd.DataFrame({"source_id": ["CASE:J2", "CASE:J3", "CASE:J3", "CASE:J3", 
                       "target_id": ["CASE:J1", "CASE:J1", "CASE:J2", "CASE:J3", "BNS_2023:103"],
                       "target_type": ["case", "case", "case", "case", "section"]})
 CITERS = Citers.from_graph(NODES, EDGES)
+DOCS_OF = dict(zip(NODES["node_id"], NODES["doc_ids"], strict=True))
+
+
+def _case_mention(doc: str, at: int, resolved: list[str], end: int | None = None) -> dict:
+    return {"doc_id": doc, "mention_type": "case", "group_start": at,
+            "group_end": at if end is None else end, "resolved_case_ids": resolved}
+
+
+# J2's landlord passage cites J1; J3's murder passage cites J2 (each at its text's end)
+CASE_MENTIONS = pd.DataFrame([_case_mention("J2", len(JUDGMENTS["J2"]), ["CASE:J1"]),
+                              _case_mention("J3", len(JUDGMENTS["J3"]), ["CASE:J2"])])
 
 
 @pytest.fixture(scope="module")
@@ -61,8 +73,41 @@ def votes() -> CaseVotes:
 
 
 @pytest.fixture(scope="module")
-def judge(votes) -> PrecedentJudge:
-    return PrecedentJudge(votes, CITERS, hand_precedent_model())
+def contexts() -> CitingContexts:
+    return CitingContexts.over(case_citing_passages(CASE_MENTIONS, JUDGMENTS, DOCS_OF),
+                               JUDGMENTS)
+
+
+@pytest.fixture(scope="module")
+def judge(votes, contexts) -> PrecedentJudge:
+    return PrecedentJudge(votes, CITERS, contexts, hand_precedent_model())
+
+
+TEXTS = {"A": "one two three CITE four five", "B": "six CITE seven", "C": "eight"}
+
+
+@pytest.mark.parametrize(("mentions", "passages"), [
+    # the citation cut out, `span` characters kept each side; the case's other judgments too
+    ([_case_mention("A", 14, ["CASE:J1"], 18)], [("A", "three   four ", {"J1", "J1b"})]),
+    # two citations of one group are one passage standing for both cases
+    ([_case_mention("A", 14, ["CASE:J1"], 18), _case_mention("A", 14, ["CASE:J2"], 18)],
+     [("A", "three   four ", {"J1", "J1b", "J2"})]),
+    # unresolved, or resolved to a case we hold no judgment of: no passage
+    ([_case_mention("B", 4, [], 8), _case_mention("B", 4, ["CASE:X9"], 8)], []),
+    # a judgment citing its own case (J1b prints J1's) stands for nothing
+    ([_case_mention("J1b", 0, ["CASE:J1"], 0)], []),
+])
+def test_case_citing_passages(mentions, passages):
+    texts = {**TEXTS, "J1b": "x"}
+    found = case_citing_passages(pd.DataFrame(mentions), texts, DOCS_OF, span=6)
+    assert [(p.owner, p.text, set(p.targets)) for p in found] == passages
+
+
+@pytest.mark.bad_input("case citations", "a judgment with case mentions but no text")
+def test_case_citing_passages_refuse_a_judgment_without_text():
+    with pytest.raises(ValueError, match="1 judgments with case mentions have no text"):
+        case_citing_passages(pd.DataFrame([_case_mention("Z", 0, ["CASE:J1"])]), TEXTS,
+                             DOCS_OF)
 
 
 @pytest.mark.parametrize(("doc_ids", "excluded", "count"), [
@@ -97,6 +142,18 @@ def test_features(judge):
     assert judge.features(FACTS, ["J1"], excluded=["J2"]).shared_sections == 0.0
 
 
+@pytest.mark.parametrize(("doc_ids", "excluded", "score", "rank"), [
+    (["J1"], [], 1.0, 1),  # J2's landlord passage cites it: the best-matched case
+    (["J2"], [], 0.0, 4),  # cited only in J3's murder passage, which does not match
+    (["J3"], [], 0.0, 4),  # cited by no one: past every judgment
+    (["J1"], ["J2"], 0.0, 4),  # the question's own judgment's passages never count
+    (["J2", "J1"], [], 1.0, 1),  # one case held by several judgments: its best-cited
+])
+def test_features_read_the_passages_citing_the_case(judge, doc_ids, excluded, score, rank):
+    features = judge.features(FACTS, doc_ids, excluded)
+    assert (features.contexts, features.contexts_rank) == (score, rank)
+
+
 def test_ranked_puts_the_closest_judgments_first(judge):
     assert list(judge.ranked(FACTS))[-1] == "J3"
 
@@ -117,9 +174,9 @@ def test_verdicts(judge, query, doc_ids, verdict, says):
     assert (relevance.score is None) == (verdict == NOT_JUDGED)
 
 
-def test_a_judge_without_its_model_refuses(votes):
+def test_a_judge_without_its_model_refuses(votes, contexts):
     with pytest.raises(ValueError, match="no precedent relevance model"):
-        PrecedentJudge(votes, CITERS).judge(JUDGMENT, ["J1"], "X v. Y")
+        PrecedentJudge(votes, CITERS, contexts).judge(JUDGMENT, ["J1"], "X v. Y")
 
 
 def _found(doc_ids: list[str]) -> CitationVerdict:
@@ -134,10 +191,11 @@ def _found(doc_ids: list[str]) -> CitationVerdict:
     ("My landlord kept my deposit", ["J1"], PRECEDENT_ONLY, NOT_JUDGED, "was not judged"),
     (None, ["J3"], PRECEDENT_ONLY, None, None),  # no query: existence alone
 ])
-def test_the_gate_judges_found_cases(votes, query, doc_ids, overall, relevance, note):
+def test_the_gate_judges_found_cases(votes, contexts, query, doc_ids, overall, relevance,
+                                     note):
     judge = RelevanceJudge(SECTIONS, REGISTRY, TRANSITIONS, model=hand_model(),
                            votes=lambda: votes,
-                           precedents=lambda v: PrecedentJudge(v, CITERS,
+                           precedents=lambda v: PrecedentJudge(v, CITERS, contexts,
                                                                hand_precedent_model()))
     # the statute cited does not exist: the answer rests on the precedent alone, if at all
     report = verify_text("Section 999 BNS. Ram v. Shyam, (2020) 1 SCC 1.",
@@ -170,7 +228,8 @@ def _synthetic(queries: int = 40) -> pd.DataFrame:
     for q in range(queries):
         for cited in (True, False, False):
             features = PrecedentFeatures(0.9 if cited else 0.1 * (q % 4), 1 if cited else 40,
-                                         0.8 if cited else 0.0, 1.0, 300)
+                                         0.8 if cited else 0.0, 1, 300,
+                                         0.7 if cited else 0.0, 2 if cited else 41)
             rows.append({"queryset": "dev", "qid": f"Q{q}", "kind": features.kind,
                          "doc_id": f"J{q}-{cited}", "origin": "judged" if cited else "retrieved",
                          "grade": 2 if cited else 0,

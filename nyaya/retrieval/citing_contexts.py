@@ -73,15 +73,39 @@ def citing_passages(mentions: pd.DataFrame, texts: Mapping[str, str],
     statutes = mentions[mentions["mention_type"] == "statute"]
     statutes = statutes.assign(target=statute_targets(statutes))
     statutes = statutes[statutes["target"].notna()]
-    missing = sorted(set(statutes["doc_id"]) - set(texts))
-    if missing:
-        raise ValueError(f"citation_mentions: {len(missing)} judgments with statute "
-                         f"mentions have no text ({missing[0]} first)")
     groups: dict[tuple[str, int, int], set[str]] = {}
     for doc, start, end, target in zip(statutes["doc_id"], statutes["group_start"],
                                        statutes["group_end"], statutes["target"], strict=True):
         groups.setdefault((doc, int(start), int(end)), set()).update(
             {target, *(successors or {}).get(target, ())})
+    return _cut(groups, texts, span, "statute")
+
+
+def case_citing_passages(mentions: pd.DataFrame, texts: Mapping[str, str],
+                         docs_of: Mapping[str, Collection[str]], span: int = SPAN
+                         ) -> list[CitingPassage]:
+    """`citing_passages` for case citations: each stands for the judgments that print the
+    case it resolves to (`docs_of`: a case's node id, as in `resolved_case_ids`, to its
+    judgments), the citing judgment itself aside; a citation resolving to no judgment we hold
+    stands for nothing and is left out, as is one of the citing judgment's own case."""
+    cases = mentions[mentions["mention_type"] == "case"]
+    groups: dict[tuple[str, int, int], set[str]] = {}
+    for doc, start, end, resolved in zip(cases["doc_id"], cases["group_start"],
+                                         cases["group_end"], cases["resolved_case_ids"],
+                                         strict=True):
+        targets = {held for case in resolved if doc not in docs_of.get(case, ())
+                   for held in docs_of.get(case, ())}
+        if targets:
+            groups.setdefault((doc, int(start), int(end)), set()).update(targets)
+    return _cut(groups, texts, span, "case")
+
+
+def _cut(groups: Mapping[tuple[str, int, int], set[str]], texts: Mapping[str, str], span: int,
+         kind: str) -> list[CitingPassage]:
+    missing = sorted({doc for doc, _, _ in groups} - set(texts))
+    if missing:
+        raise ValueError(f"citation_mentions: {len(missing)} judgments with {kind} "
+                         f"mentions have no text ({missing[0]} first)")
     return [CitingPassage(doc, start, end,
                           texts[doc][max(0, start - span):start] + " " + texts[doc][end:end + span],
                           frozenset(groups[doc, start, end]))
@@ -107,10 +131,18 @@ class CitingContexts:
                       span: int = SPAN, words: JudgmentWords | None = None,
                       indexer: Callable[[list[str], list[str]], BM25Retriever] = BM25Retriever,
                       ) -> CitingContexts:
-        """The passages of `citing_passages`, indexed. `words` checks whether a judgment
-        prints a query (shared with the votes over the same texts); `indexer` turns passage
-        ids and texts into their BM25 index (or loads the one kept on disk)."""
-        passages = citing_passages(mentions, texts, successors, span)
+        """The passages of `citing_passages`, indexed (`over`)."""
+        return cls.over(citing_passages(mentions, texts, successors, span), texts, words,
+                        indexer)
+
+    @classmethod
+    def over(cls, passages: list[CitingPassage], texts: Mapping[str, str],
+             words: JudgmentWords | None = None,
+             indexer: Callable[[list[str], list[str]], BM25Retriever] = BM25Retriever,
+             ) -> CitingContexts:
+        """`passages` indexed. `words` checks whether a judgment prints a query (shared with
+        the votes over the same `texts`); `indexer` turns passage ids and texts into their BM25
+        index (or loads the one kept on disk)."""
         index = indexer([passage.key for passage in passages],
                         [passage.text for passage in passages])
         return cls(index, [passage.targets for passage in passages],
@@ -125,11 +157,13 @@ class CitingContexts:
             for targets in self.targets], self.owners, self.words)
 
     def search(self, text: str, k: int, excluded: Collection[str] = (),
-               keep: Callable[[str], bool] | None = None, summed: int = SUMMED) -> list[Hit]:
+               keep: Callable[[str], bool] | None = None, summed: int = SUMMED,
+               terms: int | None = None) -> list[Hit]:
         """The top-k sections (those `keep` allows), each scoring the sum of its `summed` best
-        passages' scores among the `DEPTH` best, passages of `excluded` judgments left out.
-        Ties in passage score go by passage order, ties in section score by doc id."""
-        scores = self.index.scores(text)
+        passages' scores among the `DEPTH` best, passages of `excluded` judgments left out;
+        with `terms`, by the text's rarest terms only (a whole judgment's). Ties in passage
+        score go by passage order, ties in section score by doc id."""
+        scores = self.index.scores(text, terms)
         depth = min(DEPTH, int(np.count_nonzero(scores)))
         if depth == 0:
             return []
@@ -199,3 +233,24 @@ def _section_contexts(warehouse: Path, stamp: tuple[str, ...]) -> CitingContexts
         section_successors(warehouse), words=votes.words,
         indexer=lambda ids, passages: (BM25Retriever.load(folder, built_from, ids, passages)
                                        or BM25Retriever(ids, passages)))
+
+
+def case_contexts(warehouse: Path) -> CitingContexts:
+    """The corpus's citing passages for its judgments: what the judgments citing a case say
+    around the citation, standing for the judgments that print that case. Once per content of
+    the tables read; the texts are shared with `judgment_votes`. Built here (8,372 passages on
+    the corpus, a few seconds; not kept on disk)."""
+    stamp = tuple(checksum_path(warehouse / f"{table}.parquet").read_text()
+                  for table in ("judgments", "citation_mentions", "citation_graph_nodes"))
+    return _case_contexts(warehouse, stamp)
+
+
+@functools.lru_cache(maxsize=1)
+def _case_contexts(warehouse: Path, stamp: tuple[str, ...]) -> CitingContexts:
+    votes = judgment_votes(warehouse)
+    nodes = read_table(warehouse / "citation_graph_nodes.parquet")
+    docs_of = {node: list(docs) for node, docs in zip(nodes["node_id"], nodes["doc_ids"],
+                                                      strict=True) if docs is not None}
+    return CitingContexts.over(case_citing_passages(
+        read_table(warehouse / "citation_mentions.parquet"), votes.texts, docs_of),
+        votes.texts, votes.words)

@@ -6,9 +6,12 @@ relevant to it, and the others most like it, uncited, are not (`evals/relevance.
 `relevance_model` asset).
 
 What the model sees (PrecedentFeatures): how well the case's whole text matches the question
-(BM25 relative to the best judgment's, and its rank), the share of the statutes the case cites
-that the judgments most like the question cite too, how many cases we hold cite it (an
-established precedent), the question's own case aside, and the question's length. Not its
+(BM25 relative to the best judgment's, and its rank), how well the passages in which other
+judgments cite it match the question (what a case is cited for is said in the citing
+judgments' words, which a question shares more often than the case's own), the share of the
+statutes the case cites that the judgments most like the question cite too, how many cases we
+hold cite it (an established precedent), the question's own case aside, and the question's
+length. Not its
 PageRank: in training, the graph holds the question's own citations, which are the labels, and a
 model given PageRank learned them (docs/verification.md).
 
@@ -30,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from nyaya.retrieval.case_votes import CaseVotes
+from nyaya.retrieval.citing_contexts import CitingContexts
 from nyaya.verify.model import (
     NOT_APPLICABLE,
     NOT_APPLICABLE_PRECEDENT,
@@ -60,12 +64,17 @@ class PrecedentFeatures:
     shared_sections: float  # share of the case's statutes cited by the nearest judgments too
     cited_by: int  # cases we hold that cite it, the question's own aside
     query_words: int
+    # the passages citing it, summed, relative to the best-matched case's (0 = none matched)
+    contexts: float
+    contexts_rank: int  # among the cases cited in matching passages; past them when none is
 
-    NAMES = ("lexical", "log_lexical_rank", "shared_sections", "log_cited_by", "query_words")
+    NAMES = ("lexical", "log_lexical_rank", "shared_sections", "log_cited_by", "query_words",
+             "contexts", "log_contexts_rank")
 
     def vector(self) -> list[float]:
         return [self.lexical, math.log1p(self.lexical_rank), self.shared_sections,
-                math.log1p(self.cited_by), float(self.query_words)]
+                math.log1p(self.cited_by), float(self.query_words), self.contexts,
+                math.log1p(self.contexts_rank)]
 
     @property
     def kind(self) -> str:
@@ -110,14 +119,25 @@ class Citers:
 
 class PrecedentJudge:
     """Judges (question, case) pairs by the trained model over the judgments' whole texts
-    (`votes`: the judgments' BM25 index and the statutes each cites) and who cites them."""
+    (`votes`: the judgments' BM25 index and the statutes each cites), who cites them, and in
+    what words (`contexts`: the passages around case citations, `citing_contexts.case_contexts`)."""
 
-    def __init__(self, votes: CaseVotes, citers: Citers,
+    def __init__(self, votes: CaseVotes, citers: Citers, contexts: CitingContexts,
                  model: RelevanceModel | None = None) -> None:
-        self.index, self.cites, self.citers, self.model = (votes.judgments, votes.cites, citers,
-                                                           model)
+        self.index, self.cites, self.citers, self.contexts, self.model = (
+            votes.judgments, votes.cites, citers, contexts, model)
         self.row_of = {doc: i for i, doc in enumerate(self.index.doc_ids)}
         self._view = lru_cache(maxsize=64)(self._query_view)
+        self._cited_for = lru_cache(maxsize=64)(self._query_contexts)
+
+    def _query_contexts(self, query: str, excluded: frozenset[str]
+                        ) -> dict[str, tuple[float, int]]:
+        """Each case cited in passages matching the query: its score relative to the best
+        case's, and its rank."""
+        hits = self.contexts.search(query, len(self.row_of), excluded, terms=QUERY_TERMS)
+        best = hits[0].score if hits else 1.0
+        return {hit.doc_id: (round(hit.score / best, 4), rank)
+                for rank, hit in enumerate(hits, start=1)}
 
     def _query_view(self, query: str) -> _View:
         scores = self.index.scores(query, QUERY_TERMS)
@@ -146,11 +166,15 @@ class PrecedentJudge:
                    if doc not in skip][:NEIGHBOURS]
         near_sections = set().union(*(self.cites.get(doc, ()) for doc in nearest))
         own = set().union(*(self.cites.get(doc, ()) for doc in doc_ids))
+        cited_for = self._cited_for(query, frozenset(excluded))
+        unmatched = (0.0, len(self.row_of) + 1)
+        contexts, contexts_rank = max((cited_for.get(doc, unmatched) for doc in doc_ids),
+                                      key=lambda found: (found[0], -found[1]))
         return PrecedentFeatures(
             lexical=round(float(view.lexical[row]), 4), lexical_rank=int(view.rank[row]),
             shared_sections=round(len(own & near_sections) / len(own), 4) if own else 0.0,
             cited_by=self.citers.count(doc_ids, excluded),
-            query_words=len(query.split()))
+            query_words=len(query.split()), contexts=contexts, contexts_rank=contexts_rank)
 
     def judge(self, query: str, doc_ids: Collection[str], case: str) -> Relevance:
         """RELEVANT_PRECEDENT / TANGENTIAL / NOT_APPLICABLE_PRECEDENT for one case (`case`
@@ -169,8 +193,12 @@ class PrecedentJudge:
             [features.vector()], columns=PrecedentFeatures.NAMES))[0]), 4)
         cuts = self.model.cuts[features.kind]
         verdict = PRECEDENT_VERDICTS[cuts.verdict(probability)]
+        cited_for = (f"the passages citing it match the question {features.contexts:g} of "
+                     f"the best-matched case's (rank {features.contexts_rank:,})"
+                     if features.contexts else
+                     "no passage citing it in the judgments we hold matches the question")
         terms = (f"its text matches the question {features.lexical:g} of the best judgment "
-                 f"(rank {features.lexical_rank:,}); it shares "
+                 f"(rank {features.lexical_rank:,}); {cited_for}; it shares "
                  f"{features.shared_sections:.0%} of the statutes it cites with the "
                  f"{NEIGHBOURS} judgments most like the question; {features.cited_by:,} cases we "
                  f"hold cite it (P(relevant) {probability:g}; cuts "

@@ -54,6 +54,7 @@ import pandas as pd
 from nyaya.judgments.domains import CitedProvision, DomainTagger
 from nyaya.lookup import provision_label
 from nyaya.retrieval.case_votes import CaseVotes, section_votes
+from nyaya.retrieval.citing_contexts import case_contexts
 from nyaya.retrieval.query_analysis import QueryAnalyzer
 from nyaya.retrieval.tokenize import tokenize
 from nyaya.settings import Settings
@@ -255,8 +256,9 @@ class RelevanceJudge:
                                         "tables first (make run)")
         return cls(*judge_tables(settings), labeled, model=model,
                    votes=lambda: section_votes(settings.warehouse),
-                   precedents=lambda votes: PrecedentJudge(votes, judgment_citers(settings),
-                                                           precedent_model))
+                   precedents=lambda votes: PrecedentJudge(
+                       votes, judgment_citers(settings), case_contexts(settings.warehouse),
+                       precedent_model))
 
     def _trained(self) -> RelevanceModel:
         if self.model is None:
