@@ -219,9 +219,8 @@ def section_contexts(warehouse: Path) -> CitingContexts:
     """The corpus's citing passages for its sections, once per content of the tables they are
     read from; the judgments' texts are shared with `judgment_votes`. The index is the one
     `index_contexts` kept when it matches, else built here (about 15 s; not kept)."""
-    stamp = tuple(checksum_path(warehouse / f"{table}.parquet").read_text()
-                  for table in ("judgments", "citation_mentions", "law_transition_map"))
-    return _section_contexts(warehouse, stamp)
+    return _section_contexts(warehouse, _tables_stamp(
+        warehouse, ("judgments", "citation_mentions", "law_transition_map")))
 
 
 @functools.lru_cache(maxsize=1)
@@ -238,11 +237,15 @@ def _section_contexts(warehouse: Path, stamp: tuple[str, ...]) -> CitingContexts
 def case_contexts(warehouse: Path) -> CitingContexts:
     """The corpus's citing passages for its judgments: what the judgments citing a case say
     around the citation, standing for the judgments that print that case. Once per content of
-    the tables read; the texts are shared with `judgment_votes`. Built here (8,372 passages on
-    the corpus, a few seconds; not kept on disk)."""
-    stamp = tuple(checksum_path(warehouse / f"{table}.parquet").read_text()
-                  for table in ("judgments", "citation_mentions", "citation_graph_nodes"))
-    return _case_contexts(warehouse, stamp)
+    the tables read; the texts are shared with `judgment_votes`. Built here (a few seconds; not
+    kept on disk)."""
+    return _case_contexts(warehouse, _tables_stamp(
+        warehouse, ("judgments", "citation_mentions", "citation_graph_nodes")))
+
+
+def _tables_stamp(warehouse: Path, tables: tuple[str, ...]) -> tuple[str, ...]:
+    """The checksums of the warehouse `tables`: what a cached build is keyed on."""
+    return tuple(checksum_path(warehouse / f"{table}.parquet").read_text() for table in tables)
 
 
 @functools.lru_cache(maxsize=1)
