@@ -19,6 +19,7 @@ from nyaya.citations.statutes import extract_statute_mentions
 from nyaya.tables import write_table
 from nyaya.verify.gate import overall_status, render_blocks, verify_text
 from nyaya.verify.model import (
+    CORROBORATED,
     FALSE_FRIEND,
     FOUND,
     NOT_FOUND,
@@ -211,6 +212,10 @@ def _case(status: str, start: int = 1000) -> CitationVerdict:
     ("Section 103 BNS punishes murder.", [NOT_FOUND], PARTIALLY_VERIFIED),
     ("Section 999 BNS is cited.", [FOUND], PRECEDENT_ONLY),
     ("No statute here.", [FOUND, NOT_FOUND], PRECEDENT_ONLY),
+    # cases alone, every one found: still no statutory provision behind the answer
+    ("No statute here.", [FOUND], PRECEDENT_ONLY),
+    ("No statute here.", [CORROBORATED], PRECEDENT_ONLY),
+    ("No statute here.", [NOT_FOUND], UNVERIFIED),
     ("Section 999 BNS is cited.", [NOT_FOUND], UNVERIFIED),
     ("No citation at all.", [], UNVERIFIED),
 ])

@@ -1,9 +1,10 @@
 """The gate: every citation's verdict, one overall status, and the blocks and JSON users see.
 
-Overall status (issue 6, specification 000 s.8): VERIFIED when every citation survives (and
-there is at least one); PARTIALLY_VERIFIED when some statute survives but not everything does;
-PRECEDENT_ONLY when no statute survives but a FOUND case citation does (the statutory gap is
-disclosed); UNVERIFIED when nothing survives or nothing was cited (the cannot-verify message).
+Overall status (issue 6, specification 000 s.8): VERIFIED when every citation survives and a
+statute is among them; PARTIALLY_VERIFIED when some statute survives but not everything does;
+PRECEDENT_ONLY when no statute survives but a case citation does, an answer that cites cases
+alone included (specification 001, ADR-003: the statutory gap is disclosed); UNVERIFIED when
+nothing survives or nothing was cited (the cannot-verify message).
 
 Given the query and a relevance judge, every VERIFIED statute citation is also judged against the
 query (`nyaya.verify.relevance`): existence is not relevance. A NOT_APPLICABLE one no longer
@@ -108,11 +109,10 @@ class VerificationReport:
 
 def overall_status(verdicts: list[CitationVerdict]) -> str:
     """The response's status from its citations' verdicts (see the module docstring)."""
-    if verdicts and all(v.survives for v in verdicts):
-        return OVERALL_VERIFIED
     if any(v.survives for v in verdicts if v.kind == "statute"):
-        return PARTIALLY_VERIFIED
-    if any(v.kind == "case" and v.status == FOUND and v.survives for v in verdicts):
+        return (OVERALL_VERIFIED if all(v.survives for v in verdicts)
+                else PARTIALLY_VERIFIED)
+    if any(v.survives for v in verdicts if v.kind == "case"):
         return PRECEDENT_ONLY
     return UNVERIFIED
 
