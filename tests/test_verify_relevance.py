@@ -39,6 +39,7 @@ from nyaya.verify.model import (
     PARTIALLY_VERIFIED,
     PRECEDENT_ONLY,
     RELEVANT,
+    RELEVANT_PRECEDENT,
     TANGENTIAL,
     UNVERIFIED,
     VERIFIED,
@@ -674,6 +675,22 @@ def test_spec_001_security_deposit_cases_on_the_real_tables(real_judge, query, a
     by_qrels = TANGENTIAL if (act, section) == ("TPA_1882", "108") else NOT_APPLICABLE
     expected = (by_qrels, "qrels") if "two months" in query else (by_model, "model")
     assert (relevance.verdict, relevance.source) == expected, relevance.reason
+
+
+@pytest.mark.parametrize(("query", "verdict", "says"), [
+    ("The accused stabbed the victim in the stomach with a spear; he says he never meant to kill "
+     "him. Is it murder?", RELEVANT_PRECEDENT, "the passages citing it match the question"),
+    # a tenancy question: nothing the judgments citing it say fits, yet from a question-sized
+    # text a case is never removed (docs/verification.md)
+    ("My landlord kept my security deposit after I vacated the flat. Can I get it back?",
+     TANGENTIAL, "no passage citing it in the judgments we hold matches the question"),
+])
+def test_a_precedent_is_judged_by_what_the_judgments_citing_it_say(real_judge, query, verdict,
+                                                                   says):
+    """Virsa Singh v. State of Punjab (AIR 1958 SC 465, AILA's C94), which the judgments we
+    hold cite for when a bodily injury intended is murder."""
+    relevance = real_judge.judge_case(query, ["AILA:C94"], "Virsa Singh v. State of Punjab")
+    assert relevance.verdict == verdict and says in relevance.reason, relevance.reason
 
 
 def test_the_trained_models_remove_rarely_wrongly_on_held_out_halves(main_run):
