@@ -11,9 +11,8 @@ judgments cite it match the question (what a case is cited for is said in the ci
 judgments' words, which a question shares more often than the case's own), the share of the
 statutes the case cites that the judgments most like the question cite too, how many cases we
 hold cite it (an established precedent), the question's own case aside, and the question's
-length. Not its
-PageRank: in training, the graph holds the question's own citations, which are the labels, and a
-model given PageRank learned them (docs/verification.md).
+length. Not its PageRank: in training, the graph holds the question's own citations, which are
+the labels, and a model given PageRank learned them (docs/verification.md).
 
 Training covers whole judgments, a chunk around a case citation and the words either side of
 one (a question's length), so any question is judged by the cuts of its kind (`kind_of`); a
@@ -66,7 +65,7 @@ class PrecedentFeatures:
     query_words: int
     # the passages citing it, summed, relative to the best-matched case's (0 = none matched)
     contexts: float
-    contexts_rank: int  # among the cases cited in matching passages; past them when none is
+    contexts_rank: int  # 1 = the best-matched case; one past every judgment when none matched
 
     NAMES = ("lexical", "log_lexical_rank", "shared_sections", "log_cited_by", "query_words",
              "contexts", "log_contexts_rank")
