@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,8 @@ from nyaya.retrieval.base import Hit
 from nyaya.retrieval.precedents import PrecedentSearch
 from nyaya.settings import Settings
 from nyaya.tables import read_table
-from nyaya.verify.gate import verify_text
+from nyaya.verify.gate import MESSAGES, verify_text
+from nyaya.verify.model import FOUND, NOT_APPLICABLE_PRECEDENT, PRECEDENT_ONLY, UNVERIFIED
 
 #: What a side answers with when no config is named: the best untuned config of its
 #: development sets (docs/results.md, docs/retrieval-methods.md says why where it is not the
@@ -145,7 +147,8 @@ class Searcher:
 
     def __init__(self, settings: Settings,
                  relevance: Callable[[Settings], Any] | None = None) -> None:
-        """`relevance` builds the judge that `verify=True` asks about each section."""
+        """`relevance` builds the judge that `verify=True` asks about each section or
+        judgment."""
         self.settings = settings
         self._relevance_of = relevance
         self._store: VectorStore | None = None
@@ -204,9 +207,9 @@ class Searcher:
             raise SearchError(f"k must be between 1 and {MAX_K}, got {k}")
         chosen = self.config(config, side)
         side = side_of(chosen)
-        if verify and side != "statutes":
-            raise SearchError("--verify checks statute sections; precedent results are "
-                              "judgments the corpus holds")
+        if verify and side not in ("statutes", "precedents"):
+            raise SearchError(f"--verify judges statute sections and precedents; the {side} "
+                              "side ranks AILA's statute descriptions, which no gate checks")
         search = self._search(chosen)
         notes = []
         if isinstance(search, PrecedentSearch):
@@ -219,7 +222,9 @@ class Searcher:
                 notes.append("searched with the law's words for what it asks: "
                              + " ".join(added))
         answer = Answer(question, side, chosen.name, k, as_of, results, notes=notes)
-        return self._verified(answer) if verify else answer
+        if not verify:
+            return answer
+        return self._verified(answer) if side == "statutes" else self._judged(answer)
 
     def run(self, topics: pd.DataFrame, config: RetrievalConfig, k: int) -> pd.DataFrame:
         """Every question of a topics frame through one config: a run frame for TREC."""
@@ -299,15 +304,13 @@ class Searcher:
     def _verified(self, answer: Answer) -> Answer:
         """The gate over the sections found, cited as an answer would cite them, judged
         against the question; each result carries its verdict."""
-        from nyaya.verify.relevance import RelevanceJudge
         from nyaya.verify.statutes import StatuteChecker
 
         if self._checker is None:
             self._checker = StatuteChecker.from_settings(self.settings)
-            self._judge = (self._relevance_of or RelevanceJudge.from_settings)(self.settings)
         text = ". ".join(cite(result.doc_id) for result in answer.results)
         report = verify_text(text, self._checker, as_of=answer.as_of, query=answer.question,
-                             relevance=self._judge)
+                             relevance=self._relevance_judge())
         verdicts = {f"{v.act_code}:{v.section_number}": v for v in report.verdicts}
         results = []
         for result in answer.results:
@@ -321,6 +324,34 @@ class Searcher:
         return Answer(answer.question, answer.side, answer.config, answer.k, answer.as_of,
                       results, {"overall": report.overall, "message": report.message,
                                 "counts": report.counts}, [*answer.notes, *report.notes])
+
+
+    def _judged(self, answer: Answer) -> Answer:
+        """Each judgment found judged a precedent for the question or not, as the gate judges
+        a case an answer cites (specification 001's precedent assessment): one judged
+        NOT_APPLICABLE_PRECEDENT does not survive, and an answer of judgments rests on
+        precedent only (PRECEDENT_ONLY, the statutory gap disclosed)."""
+        judge = self._relevance_judge()
+        results = []
+        for result in answer.results:
+            relevance = judge.judge_case(answer.question, [result.doc_id],
+                                         result.fields.get("case_name") or result.doc_id)
+            results.append(replace(result, verification={
+                "status": FOUND, "survives": relevance.verdict != NOT_APPLICABLE_PRECEDENT,
+                "relevance": relevance.verdict, "reason": relevance.reason}))
+        surviving = sum(result.verification["survives"] for result in results)
+        overall = PRECEDENT_ONLY if surviving else UNVERIFIED
+        return replace(answer, results=results, verification={
+            "overall": overall, "message": MESSAGES[overall],
+            "counts": {"total": len(results), "surviving": surviving, **dict(sorted(Counter(
+                f"case:{result.verification['relevance']}" for result in results).items()))}})
+
+    def _relevance_judge(self) -> Any:
+        if self._judge is None:
+            from nyaya.verify.relevance import RelevanceJudge
+
+            self._judge = (self._relevance_of or RelevanceJudge.from_settings)(self.settings)
+        return self._judge
 
 
 def render_answer(answer: Answer) -> str:

@@ -17,6 +17,13 @@ from nyaya.index.build import load_vectors
 from nyaya.index.collections import COLLECTIONS
 from nyaya.index.sparse import query_vector
 from nyaya.index.store import open_store
+from nyaya.verify.model import (
+    FOUND,
+    NOT_APPLICABLE_PRECEDENT,
+    NOT_JUDGED,
+    PRECEDENT_ONLY,
+    RELEVANT_PRECEDENT,
+)
 from nyaya.verify.trained import model_path
 from pipelines.resources import NyayaSettings, project_resources
 
@@ -409,6 +416,16 @@ def test_search_answers_a_question_through_the_command_line(fixture_settings, ca
     try:
         code = main(["search", target["title"], "-k", "3", "--json", "--verify"])
         answer = json.loads(capsys.readouterr().out)
+        # judgments found are judged precedents for the question, or not, each with why: a
+        # long question (a judgment's first 80 words, so that it is found first) and a short one
+        # (its first 8)
+        texts = pd.read_parquet(fixture_settings.warehouse / "judgments.parquet")["text"]
+        long_question, short_question = (" ".join(texts.iloc[0].split()[:n]) for n in (80, 8))
+        judgments = {}
+        for question in (long_question, short_question):
+            assert main(["search", question, "--side", "precedents", "-k", "3", "--json",
+                         "--verify"]) == 0
+            judgments[question] = json.loads(capsys.readouterr().out)
     finally:
         for path in models:
             path.unlink()
@@ -420,6 +437,21 @@ def test_search_answers_a_question_through_the_command_line(fixture_settings, ca
     assert answer["verification"]["overall"] in ("VERIFIED", "PARTIALLY_VERIFIED")
     # a section's title is in the law's words already
     assert not [note for note in answer["notes"] if "law's words" in note]
+    facts = judgments[long_question]
+    verdicts = [result["verification"] for result in facts["results"]]
+    assert verdicts[0]["relevance"] == RELEVANT_PRECEDENT  # its best text match
+    for result, verdict in zip(facts["results"], verdicts, strict=True):
+        assert verdict["status"] == FOUND and verdict["reason"].startswith(
+            f"{result['case_name'] or result['doc_id']}: ")
+        assert verdict["survives"] == (verdict["relevance"] != NOT_APPLICABLE_PRECEDENT)
+    assert facts["verification"]["overall"] == PRECEDENT_ONLY
+    assert facts["verification"]["counts"]["total"] == len(verdicts)
+    # the hand model has cuts for long texts only: a short question's judgments are not
+    # judged, say why, and survive
+    short = judgments[short_question]["results"]
+    assert short and all(r["verification"]["relevance"] == NOT_JUDGED
+                         and "was not trained on texts of" in r["verification"]["reason"]
+                         and r["verification"]["survives"] for r in short)
     code = main(["search", target["title"], "--config", "bm25-sections", "-k", "2"])
     shown = capsys.readouterr().out
     assert code == 0 and target["doc_id"] in shown and "bm25-sections" in shown
@@ -438,7 +470,7 @@ def test_search_answers_a_question_through_the_command_line(fixture_settings, ca
     (["search", "theft", "--config", "wsum-tuned"], "fitted per query set"),
     (["search", "   "], "the question is empty"),
     (["search", "theft", "-k", "0"], "k must be between 1 and 1000"),
-    (["search", "theft", "--side", "precedents", "--verify"], "--verify checks statute"),
+    (["search", "theft", "--side", "aila-statutes", "--verify"], "which no gate checks"),
     (["search", "--topics", "missing.tsv", "--output", "x.trec"], "missing.tsv"),
     (["search"], "a question, or --topics"),
     (["search", "theft", "--topics", "t.tsv"], "a question or --topics, not both"),
