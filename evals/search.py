@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -33,8 +32,8 @@ from nyaya.retrieval.base import Hit
 from nyaya.retrieval.precedents import PrecedentSearch
 from nyaya.settings import Settings
 from nyaya.tables import read_table
-from nyaya.verify.gate import MESSAGES, verify_text
-from nyaya.verify.model import FOUND, NOT_APPLICABLE_PRECEDENT, PRECEDENT_ONLY, UNVERIFIED
+from nyaya.verify.gate import judge_cases, verify_text
+from nyaya.verify.model import FOUND, CitationVerdict
 
 #: What a side answers with when no config is named: the best untuned config of its
 #: development sets (docs/results.md, docs/retrieval-methods.md says why where it is not the
@@ -325,26 +324,24 @@ class Searcher:
                       results, {"overall": report.overall, "message": report.message,
                                 "counts": report.counts}, [*answer.notes, *report.notes])
 
-
     def _judged(self, answer: Answer) -> Answer:
-        """Each judgment found judged a precedent for the question or not, as the gate judges
-        a case an answer cites (specification 001's precedent assessment): one judged
+        """Each judgment found judged a precedent for the question or not, by the gate as it
+        judges a case an answer cites (specification 001's precedent assessment): one judged
         NOT_APPLICABLE_PRECEDENT does not survive, and an answer of judgments rests on
-        precedent only (PRECEDENT_ONLY, the statutory gap disclosed)."""
-        judge = self._relevance_judge()
-        results = []
-        for result in answer.results:
-            relevance = judge.judge_case(answer.question, [result.doc_id],
-                                         result.fields.get("case_name") or result.doc_id)
-            results.append(replace(result, verification={
-                "status": FOUND, "survives": relevance.verdict != NOT_APPLICABLE_PRECEDENT,
-                "relevance": relevance.verdict, "reason": relevance.reason}))
-        surviving = sum(result.verification["survives"] for result in results)
-        overall = PRECEDENT_ONLY if surviving else UNVERIFIED
+        precedent only."""
+        cases = [CitationVerdict(
+            text=result.doc_id, span=(result.rank, result.rank), kind="case", status=FOUND,
+            reason="a judgment the corpus holds", case_name=result.fields.get("case_name"),
+            matched={"doc_ids": [result.doc_id], "case_name": result.fields.get("case_name")})
+            for result in answer.results]
+        report = judge_cases(cases, answer.question, self._relevance_judge())
+        results = [replace(result, verification={
+            "status": verdict.status, "survives": verdict.survives,
+            "relevance": verdict.relevance["verdict"], "reason": verdict.relevance["reason"]})
+            for result, verdict in zip(answer.results, report.verdicts, strict=True)]
         return replace(answer, results=results, verification={
-            "overall": overall, "message": MESSAGES[overall],
-            "counts": {"total": len(results), "surviving": surviving, **dict(sorted(Counter(
-                f"case:{result.verification['relevance']}" for result in results).items()))}})
+            "overall": report.overall, "message": report.message, "counts": report.counts},
+            notes=[*answer.notes, *report.notes])
 
     def _relevance_judge(self) -> Any:
         if self._judge is None:

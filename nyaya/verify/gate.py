@@ -144,7 +144,19 @@ def verify_text(text: str, checker: StatuteChecker, *, as_of: date | None = None
             notes += _judge_cases(cases, query, relevance)
         verdicts += cases
     verdicts.sort(key=lambda v: (v.span[0], v.span[1]))
-    verdicts = collapse_repeats(verdicts)
+    return _report(collapse_repeats(verdicts), query, as_of, case_verifier is not None, notes)
+
+
+def judge_cases(cases: list[CitationVerdict], query: str, relevance: RelevanceJudge
+                ) -> VerificationReport:
+    """The gate over case verdicts alone (the judgments a search found, each a FOUND case
+    with its doc ids in `matched`), every one judged against the query."""
+    return _report(cases, query, None, True, _judge_cases(cases, query, relevance))
+
+
+def _report(verdicts: list[CitationVerdict], query: str | None, as_of: date | None,
+            cases_checked: bool, notes: list[str]) -> VerificationReport:
+    """The overall status and message of `verdicts`, with the notes already written."""
     overall = overall_status(verdicts)
     message = MESSAGES[overall]
     corroborated = sum(v.status == CORROBORATED for v in verdicts)
@@ -154,8 +166,7 @@ def verify_text(text: str, checker: StatuteChecker, *, as_of: date | None = None
                     "of the case.")
     if not verdicts:
         message = "No citation was found to verify. " + CANNOT_VERIFY
-    return VerificationReport(verdicts, overall, message, query, as_of,
-                              case_verifier is not None, notes)
+    return VerificationReport(verdicts, overall, message, query, as_of, cases_checked, notes)
 
 
 def _judge_cases(cases: list[CitationVerdict], query: str, relevance: RelevanceJudge
