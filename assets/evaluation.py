@@ -65,7 +65,8 @@ CONFIGS = dg.StaticPartitionsDefinition(config_names())
           deps=["legal_sections_qdrant", "legal_sections_vectors", "legal_sections_documents",
                 "legal_sections_faiss", "cross_references", "definitions_index",
                 "sc_judgments_qdrant", "sc_judgments_vectors", "entity_index", "judgment_index",
-                "citing_contexts_index", "judgment_quarantine", "citation_graph_nodes",
+                "citing_contexts_index", "judge_sections_index", "judgment_quarantine",
+                "citation_graph_nodes",
                 "citation_graph_edges",
                 # the development sets are built from the judgments' citations
                 "citation_mentions", "judgment_chunks", "section_ranker", "section_encoder",
@@ -129,7 +130,8 @@ def query_type_accuracy(settings: NyayaSettings) -> dg.Output:
 @dg.asset(group_name=GROUP, code_version=CODE_VERSION,
           deps=["sections", "act_registry", "law_transition_map", "judgments",
                 "citation_mentions", "judgment_chunks", "legal_sections_documents",
-                "citation_graph_nodes", "citation_graph_edges", "judgment_index"])
+                "citation_graph_nodes", "citation_graph_edges", "judgment_index",
+                "judge_sections_index"])
 def relevance_model(context: dg.AssetExecutionContext,
                     settings: NyayaSettings) -> dg.MaterializeResult:
     """The relevance judge's two models, for sections and for precedents, trained on the
@@ -159,7 +161,8 @@ def relevance_model(context: dg.AssetExecutionContext,
           deps=["legal_sections_qdrant", "legal_sections_vectors", "legal_sections_documents",
                 "cross_references", "definitions_index", "sections", "judgments",
                 "citation_mentions", "judgment_chunks", "citation_graph_nodes",
-                "citation_graph_edges", "judgment_index", *ANALYZER_TABLES])
+                "citation_graph_edges", "judgment_index", "judge_sections_index",
+                *ANALYZER_TABLES])
 def section_ranker(context: dg.AssetExecutionContext,
                    settings: NyayaSettings) -> dg.MaterializeResult:
     """The section ranker a reranking config uses (lookup-cases-ltr), trained on the fused
@@ -197,7 +200,8 @@ def section_encoder(context: dg.AssetExecutionContext,
 
 
 @dg.asset(group_name=GROUP, code_version=CODE_VERSION,
-          deps=["sections", "act_registry", "law_transition_map", "relevance_model"])
+          deps=["sections", "act_registry", "law_transition_map", "relevance_model",
+                "judge_sections_index"])
 def verification_rates(settings: NyayaSettings, retrieval_runs: pd.DataFrame) -> dg.Output:
     """The gate over what each statute config would pass to a user (its top 5 sections per
     nyaya-statutes question): overall-status rates, and false positives and relevant sections

@@ -226,7 +226,7 @@ def _search_topics(args: argparse.Namespace, searcher) -> int:
     """Every question of --topics through each config: --output is the run file for one
     config, the folder of `<config>.trec` files for --configs."""
     from evals.runs import write_trec
-    from evals.search import MAX_K, SearchError, read_topics
+    from evals.search import SearchError, check_k, read_topics
 
     if not args.output:
         raise SearchError("--topics needs --output (a run file, or a folder with --configs)")
@@ -236,9 +236,7 @@ def _search_topics(args: argparse.Namespace, searcher) -> int:
     output = Path(args.output)
     for config in configs:
         target = output / f"{config.name}.trec" if args.configs else output
-        k = int(config.params["top_k"]) if args.k is None else args.k
-        if not 1 <= k <= MAX_K:
-            raise SearchError(f"k must be between 1 and {MAX_K}, got {k}")
+        k = check_k(int(config.params["top_k"]) if args.k is None else args.k)
         run = searcher.run(topics, config, k)
         write_trec(run, target, config.name, topics["qid"].tolist())
         print(f"{config.name}: {len(topics)} questions -> {target}", file=sys.stderr)
@@ -290,9 +288,9 @@ def _baseline(args: argparse.Namespace) -> int:
 
 def add_commands(commands: argparse._SubParsersAction,
                  judge: Callable[[Settings], object] | None = None) -> None:
-    """search, eval and baseline; `search --verify` judges relevance with `judge`."""
-    from evals.search import MAX_K
-
+    """search, eval and baseline; `search --verify` judges relevance with `judge`. Nothing
+    of the evaluation library is imported here: every command of the CLI would wait for it
+    (about 3 s)."""
     search = commands.add_parser(
         "search", help="ranked statute sections or judgments for a question, or a TREC run "
         "for a topics file: exit 0, or 2 on bad input")
@@ -304,7 +302,7 @@ def add_commands(commands: argparse._SubParsersAction,
                         help="a config of evals/configs (default: the side's best, "
                         "docs/retrieval.md)")
     search.add_argument("-k", type=int, default=None,
-                        help=f"results per question, 1-{MAX_K} (default 10; with --topics the "
+                        help="results per question (default 10; with --topics the "
                         "config's top_k)")
     search.add_argument("--as-of", type=date.fromisoformat, default=None, metavar="YYYY-MM-DD",
                         help="date of the conduct: the new codes' sections for conduct on or "

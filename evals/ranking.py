@@ -92,7 +92,8 @@ def _training_inputs(settings: Settings, store: VectorStore
     """The statute search's resources over `store`, the judge whose features the ranker sees
     (sharing their votes) and the training queries."""
     resources = load_statute_resources(settings, store)
-    judge = RelevanceJudge(*judge_tables(settings), votes=lambda: resources.votes)
+    judge = RelevanceJudge(*judge_tables(settings), votes=lambda: resources.votes,
+                           warehouse=settings.warehouse)
     return resources, judge, training_queries(settings, RANKER_PASSAGES)[0]
 
 

@@ -374,7 +374,8 @@ def _train_one(work: tuple[Settings, str], _log: Callable[[str], None]) -> Relev
                                                            judgment_citers(settings),
                                                            case_contexts(settings.warehouse)))
     judge = RelevanceJudge(*judge_tables(settings),
-                           votes=lambda: section_votes(settings.warehouse))
+                           votes=lambda: section_votes(settings.warehouse),
+                           warehouse=settings.warehouse)
     training, held_out = training_queries(settings)
     model = fit_model(feature_pairs(judge, training))
     model.figures["held_out"] = removal_figures(model, feature_pairs(judge, held_out),

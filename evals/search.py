@@ -49,6 +49,13 @@ class SearchError(ValueError):
     """A question, config or topics file that cannot be searched; the message says why."""
 
 
+def check_k(k: int) -> int:
+    """`k` results per question, if it is one of 1-MAX_K; else SearchError."""
+    if not 1 <= k <= MAX_K:
+        raise SearchError(f"k must be between 1 and {MAX_K}, got {k}")
+    return k
+
+
 @dataclass(frozen=True)
 class Result:
     """One ranked hit as it is shown: its fields depend on the side."""
@@ -202,8 +209,7 @@ class Searcher:
         question = question.strip() if isinstance(question, str) else ""
         if not question:
             raise SearchError("the question is empty")
-        if not 1 <= k <= MAX_K:
-            raise SearchError(f"k must be between 1 and {MAX_K}, got {k}")
+        check_k(k)
         chosen = self.config(config, side)
         side = side_of(chosen)
         if verify and side not in ("statutes", "precedents"):

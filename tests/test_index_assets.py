@@ -667,6 +667,40 @@ def test_the_judgment_index_is_kept_for_the_current_table(built, by):
     assert loaded.search(query, 5) == fresh.search(query, 5) and fresh.search(query, 5)
 
 
+def test_the_judges_section_index_is_kept_and_loaded_instead_of_rebuilt(built, monkeypatch):
+    """The relevance judge loads the sections' index the asset kept, and it scores as a fresh
+    one does; a judge that finds it never indexes the sections itself, and a stale one (the
+    sections changed) is indexed anew."""
+    from nyaya.retrieval.bm25 import BM25Retriever
+    from nyaya.verify import relevance
+    from nyaya.verify.relevance import RelevanceJudge, judge_tables, section_index_dir
+
+    first, _, data_dir = built
+    settings = _fixture_settings(data_dir)
+    tables = judge_tables(settings)
+    kept = metadata_of(first, "judge_sections_index")
+    assert kept["sections"] == len(tables[0]) > 0
+    assert (section_index_dir(settings.warehouse) / "nyaya.json").is_file()
+    fresh = RelevanceJudge(*tables).lexical_index  # no warehouse: indexed here
+
+    class LoadOnly(BM25Retriever):
+        def __init__(self, *args, **kwargs) -> None:
+            raise AssertionError("the sections were indexed again")
+
+    relevance._section_index.cache_clear()
+    monkeypatch.setattr(relevance, "BM25Retriever", LoadOnly)
+    try:
+        loaded = RelevanceJudge(*tables, warehouse=settings.warehouse).lexical_index
+        changed = [{**tables[0][0], "text": "a changed text"}, *tables[0][1:]]
+        with pytest.raises(AssertionError, match="indexed again"):
+            _ = RelevanceJudge(changed, *tables[1:], warehouse=settings.warehouse).lexical_index
+    finally:
+        relevance._section_index.cache_clear()
+    query = "whoever commits murder shall be punished with death"
+    assert loaded.scores(query).tolist() == fresh.scores(query).tolist()
+    assert fresh.scores(query).max() > 0
+
+
 def test_the_citing_passages_index_is_kept_and_loaded_instead_of_rebuilt(built, monkeypatch):
     """The `contexts` configs load the passages' index the asset kept, and it answers as a
     fresh one does; a process that finds it never indexes the passages itself."""

@@ -59,8 +59,8 @@ class SectionRanker:
         """The model the section_ranker asset trained, over the warehouse's sections; its
         judge shares the resources' judgment votes. FileNotFoundError when it is not built."""
         model = RankingModel.load(ranker_path(settings), RANK_FEATURES)
-        return cls(RelevanceJudge(*judge_tables(settings), votes=lambda: resources.votes),
-                   model, resources)
+        return cls(RelevanceJudge(*judge_tables(settings), votes=lambda: resources.votes,
+                                  warehouse=settings.warehouse), model, resources)
 
     def rerank(self, query: Query, hits: Sequence[Hit]) -> list[Hit]:
         """The hits by the model's score (a tie keeps the fused order), each method marked

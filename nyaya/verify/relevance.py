@@ -40,23 +40,25 @@ docs/verification.md.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from pathlib import Path
 from typing import Any, Protocol
 
-import bm25s
 import numpy as np
 import pandas as pd
 
 from nyaya.judgments.domains import CitedProvision, DomainTagger
 from nyaya.lookup import provision_label
+from nyaya.retrieval import tokenize as tokenize_module
+from nyaya.retrieval.bm25 import BM25Retriever
 from nyaya.retrieval.case_votes import CaseVotes, section_votes
 from nyaya.retrieval.citing_contexts import case_contexts
 from nyaya.retrieval.query_analysis import QueryAnalyzer
-from nyaya.retrieval.tokenize import tokenize
 from nyaya.settings import Settings
 from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.registry import alias_index_from_rows
@@ -198,32 +200,67 @@ class _Labeled:
     grades: dict[tuple[str, str], int]
 
 
+def section_index_dir(warehouse: Path) -> Path:
+    """Where the `judge_sections_index` asset keeps the judge's BM25 over the sections."""
+    return warehouse.parent / "bm25" / "judge_sections"
+
+
+def section_index_stamp(texts: Sequence[str]) -> str:
+    """What that index is built from: the texts themselves (each section's title and text)
+    and the tokenizer's code."""
+    digest = hashlib.sha256(Path(tokenize_module.__file__).read_bytes())
+    for text in texts:
+        digest.update(text.encode() + b"\0")
+    return digest.hexdigest()
+
+
+def section_texts(sections: Iterable[dict]) -> list[str]:
+    """What the judge's lexical match reads of each section: its title and its text."""
+    return [f"{row.get('title') or ''} {row.get('text') or ''}" for row in sections]
+
+
+def index_sections(settings: Settings) -> BM25Retriever:
+    """Index every section of the sections table as the judge reads it and keep the index in
+    `section_index_dir`, for every later process to load (about 5 s of the 37,464
+    sections)."""
+    sections = read_table(settings.table_path("sections"))[["title", "text"]]
+    index = _section_index(tuple(section_texts(records(sections))), None)
+    index.save(section_index_dir(settings.warehouse), section_index_stamp(index.texts))
+    return index
+
+
 @lru_cache(maxsize=2)
-def _section_index(texts: tuple[str, ...]) -> tuple[bm25s.BM25, frozenset[str]]:
-    """BM25 over the sections' texts, once per process for the same texts: the judges of
-    the ranker, the relevance model, the runs and the verification rates share it (about
-    10 s each on the full table)."""
-    index = bm25s.BM25(k1=1.2, b=0.75)
-    index.index([tokenize(text) or ["<empty>"] for text in texts], show_progress=False)
-    return index, frozenset(index.vocab_dict)
+def _section_index(texts: tuple[str, ...], warehouse: Path | None) -> BM25Retriever:
+    """BM25 over the sections' texts (doc ids: their rows), once per process for the same
+    texts: the judges of the ranker, the relevance model, the runs and the verification rates
+    share it. The index `index_sections` kept in `warehouse`'s data folder when it is of
+    these texts, else indexed here (about 5 s of the full table; not kept)."""
+    rows = [str(row) for row in range(len(texts))]
+    kept = (BM25Retriever.load(section_index_dir(warehouse), section_index_stamp(texts), rows,
+                               texts) if warehouse is not None else None)
+    return kept or BM25Retriever(rows, texts)
 
 
 class RelevanceJudge:
     """Judges (query, section) pairs from labeled sets' qrels, else by the trained model.
     `votes` builds the judgments' votes for sections when the model first needs them (about
     25 s on the corpus); a query that is not labeled needs the `model`. `precedents` builds
-    the precedent judge (`nyaya.verify.precedents`) over those votes, for `judge_case`."""
+    the precedent judge (`nyaya.verify.precedents`) over those votes, for `judge_case`. The
+    sections' BM25 index is loaded from `warehouse`'s data folder when it was kept there for
+    these sections (`index_sections`)."""
 
     def __init__(self, sections: list[dict], registry: list[dict], transitions: list[dict],
                  labeled: Iterable[LabeledSet] = (), *, model: RelevanceModel | None = None,
                  votes: Callable[[], CaseVotes] | None = None,
-                 precedents: Callable[[CaseVotes | None], Any] | None = None) -> None:
+                 precedents: Callable[[CaseVotes | None], Any] | None = None,
+                 warehouse: Path | None = None) -> None:
         self.model, self._votes_of, self._precedents_of = model, votes, precedents
+        self._warehouse = warehouse
         self.keys = [(str(row["act_code"]), normalize_section_number(str(row["section_number"])))
                      for row in sections]
         self.row_of = {key: i for i, key in enumerate(self.keys)}
         self._acts = pd.Series([act for act, _ in self.keys])
-        self._texts = [f"{row.get('title') or ''} {row.get('text') or ''}" for row in sections]
+        self._texts = section_texts(sections)
         self.analyzer = QueryAnalyzer(alias_index_from_rows(registry), transitions, [])
         self.tagger = DomainTagger({str(row["act_code"]): row.get("legal_domain")
                                     for row in registry})
@@ -258,7 +295,7 @@ class RelevanceJudge:
                    votes=lambda: section_votes(settings.warehouse),
                    precedents=lambda votes: PrecedentJudge(
                        votes, judgment_citers(settings), case_contexts(settings.warehouse),
-                       precedent_model))
+                       precedent_model), warehouse=settings.warehouse)
 
     def _trained(self) -> RelevanceModel:
         if self.model is None:
@@ -284,14 +321,13 @@ class RelevanceJudge:
         return self.precedents.judge(query, doc_ids, case)
 
     @cached_property
-    def _bm25(self) -> tuple[bm25s.BM25, frozenset[str]]:
-        """Built on the first model-path judgment: a labeled query never needs it."""
-        return _section_index(tuple(self._texts))
+    def lexical_index(self) -> BM25Retriever:
+        """BM25 over the sections (doc ids: their rows), loaded or built on the first
+        model-path judgment: a labeled query never needs it."""
+        return _section_index(tuple(self._texts), self._warehouse)
 
     def _query_view(self, query: str, excluded: frozenset[str] = frozenset()) -> _QueryView:
-        index, vocab = self._bm25
-        tokens = [token for token in tokenize(query) if token in vocab]
-        scores = (index.get_scores(tokens) if tokens else np.zeros(len(self.keys))).astype(float)
+        scores = self.lexical_index.scores(query)
         best = scores.max(initial=0.0)
         lexical = scores / best if best > 0 else scores
         order = np.argsort(-lexical, kind="stable")
