@@ -1,6 +1,6 @@
 """Training of the relevance models on distant supervision (`nyaya.verify.relevance` and
 `nyaya.verify.precedents` say what they see and why), their cuts, their figures on held-out
-halves, and the judge that knows the labeled sets' qrels.
+halves (the judge that knows the labeled sets' qrels: evals.labeled).
 
 Run `NYAYA_DATA=data .venv/bin/python -m evals.relevance` to train on a warehouse and print the
 figures (what the relevance_model asset does, without writing the models)."""
@@ -20,6 +20,7 @@ from threadpoolctl import threadpool_limits
 
 from evals.citation_sets import POOL, PRECEDENTS_SET, STATUTES_SET, dev_set
 from evals.corpus_sets import dev_queries, precedent_passage_queries
+from evals.labeled import LABELED_SETS
 from evals.querysets import QuerySet, load_queryset
 from evals.tuning import HELDOUT, TRAIN, cross_fit_fold, split_of
 from nyaya.parallel import available_cores, map_in_processes
@@ -44,8 +45,6 @@ from nyaya.verify.relevance import (
 )
 from nyaya.verify.trained import PASSAGE, QUESTION, Cuts, RelevanceModel
 
-#: the sets whose queries the judge answers from their qrels
-LABELED_SETS = ("nyaya-statutes",)
 #: passages of cited-statutes' training half the model learns from (about 20 pairs each): twice
 #: as many gave the same held-out figures within 0.02 at four times the fitting time
 TRAINING_PASSAGES = 800
@@ -60,12 +59,6 @@ CLASSES = (RELEVANT, TANGENTIAL, NOT_APPLICABLE)
 #: a section a judgment cites is one it relied on: RELEVANT to its passage
 CITED_GRADE = 2
 STATUTES, PRECEDENTS = "statutes", "precedents"  # the two models
-
-
-def labeled_judge(settings: Settings) -> RelevanceJudge:
-    """The judge over the warehouse tables and the trained model, with the labeled sets'
-    qrels."""
-    return RelevanceJudge.from_settings(settings, [load_queryset(name) for name in LABELED_SETS])
 
 
 def gold_class(grade: int) -> str:

@@ -55,7 +55,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _labeled_judge(settings: Settings):
     """The relevance judge that answers the labeled sets' queries from their qrels."""
-    from evals.relevance import labeled_judge
+    from evals.labeled import labeled_judge
 
     return labeled_judge(settings)
 

@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 from sklearn.linear_model import LogisticRegression
 
+from evals.labeled import labeled_judge
 from evals.querysets import QuerySet
 from evals.relevance import (
     JudgedQuery,
@@ -22,7 +23,6 @@ from evals.relevance import (
     fit_cuts,
     fit_model,
     judged_queries,
-    labeled_judge,
     removal_figures,
 )
 from nyaya import cli
