@@ -13,7 +13,7 @@ import hashlib
 import json
 import os
 import secrets
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -110,8 +110,10 @@ def verify_table(path: Path) -> None:
     _decoded(path, pq.ParquetFile)
 
 
-def read_table(path: Path) -> pd.DataFrame:
-    """The table, verified against its sidecar checksum and its page checksums.
+def read_table(path: Path, columns: Sequence[str] | None = None) -> pd.DataFrame:
+    """The table, verified against its sidecar checksum and its page checksums; with
+    `columns`, only those are decoded (the judgments' texts are most of their table), and a
+    column the file lacks is a KeyError naming both.
 
     A table without a sidecar (written before checksums existed) is still read, so existing
     data stays usable; it has no page checksums either, so only damage that breaks decoding
@@ -121,8 +123,17 @@ def read_table(path: Path) -> pd.DataFrame:
             f"{path} does not exist: build the tables first (`make run`, or "
             "`dagster asset materialize -m pipelines.definitions --select '*'`)"
         )
-    return _decoded(path, lambda data: pq.read_table(
-        data, page_checksum_verification=True)).to_pandas()
+    if columns is None:
+        return _decoded(path, lambda data: pq.read_table(
+            data, page_checksum_verification=True)).to_pandas()
+    file = _decoded(path, lambda data: pq.ParquetFile(data, page_checksum_verification=True))
+    missing = sorted(set(columns) - set(file.schema_arrow.names))
+    if missing:
+        raise KeyError(f"{path} has no column {', '.join(missing)}")
+    try:
+        return file.read(columns=list(columns)).to_pandas()
+    except (OSError, pa.ArrowException) as err:
+        raise _corrupt(path, f"unreadable Parquet ({err})") from err
 
 
 def records(frame: pd.DataFrame) -> list[dict]:

@@ -106,6 +106,28 @@ def test_a_truncated_table_is_refused_with_or_without_its_checksum(tmp_path: Pat
         read_table(path)
 
 
+def test_some_columns_are_read_as_written_and_a_missing_one_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "warehouse" / "judgments.parquet"
+    frame = pd.DataFrame({"doc_id": ["a", "b"], "text": ["long", None], "year": [1990, 2001]})
+    write_table(frame, path)
+    pd.testing.assert_frame_equal(read_table(path, ["year", "doc_id"]), frame[["year", "doc_id"]])
+    with pytest.raises(KeyError, match=r"judgments\.parquet has no column case_id, title"):
+        read_table(path, ["doc_id", "title", "case_id"])
+    flip_middle_byte(path)  # the checksum is verified however few columns are read
+    with pytest.raises(CorruptTableError, match="does not match"):
+        read_table(path, ["doc_id"])
+
+
+@pytest.mark.bad_input("Parquet tables", "page damage without a sidecar, some columns read")
+def test_page_checksums_catch_damage_in_the_columns_read(tmp_path: Path) -> None:
+    path = tmp_path / "t.parquet"
+    write_table(pd.DataFrame({"x": np.arange(20_000)}), path)
+    checksum_path(path).unlink()
+    flip_middle_byte(path)
+    with pytest.raises(CorruptTableError, match="unreadable Parquet"):
+        read_table(path, ["x"])
+
+
 def test_page_checksums_catch_damage_without_the_sidecar(tmp_path: Path) -> None:
     path = tmp_path / "t.parquet"
     write_table(pd.DataFrame({"x": np.arange(20_000)}), path)

@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Callable, Container, Iterable
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import pairwise
@@ -657,11 +657,12 @@ class CaseVerifier:
 
     @classmethod
     def from_tables(cls, settings, llm: LlmEndpoint | None = None) -> CaseVerifier:
-        """Built from the warehouse Parquet tables."""
-        def rows(name: str) -> list[dict]:
-            return records(read_table(settings.table_path(name)))
-        return cls(rows("judgments"), rows("sc_case_registry"), rows("citation_graph_nodes"),
-                   rows("citation_graph_edges"), llm=llm,
+        """Built from the warehouse Parquet tables (of the judgments, JUDGMENT_COLUMNS: their
+        texts would take a second to decode)."""
+        def rows(name: str, columns: Sequence[str] | None = None) -> list[dict]:
+            return records(read_table(settings.table_path(name), columns))
+        return cls(rows("judgments", JUDGMENT_COLUMNS), rows("sc_case_registry"),
+                   rows("citation_graph_nodes"), rows("citation_graph_edges"), llm=llm,
                    mentions=printed_citations(settings.table_path("citation_mentions")))
 
     # --- checking ------------------------------------------------------------------------
@@ -1079,6 +1080,8 @@ def _volume_key(key: str) -> list[tuple[str, int, int, str]]:
 
 
 MENTION_COLUMNS = ["mention_type", "doc_id", "citation_key", "case_name", "reporter"]
+#: what the verifier reads of a corpus judgment (`CaseVerifier.__init__`)
+JUDGMENT_COLUMNS = ("doc_id", "case_id", "case_name", "decision_date", "citation_keys")
 
 
 def printed_citations(path) -> list[dict]:
