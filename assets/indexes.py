@@ -75,18 +75,22 @@ def judgment_index(settings: NyayaSettings) -> dg.MaterializeResult:
 
 
 @dg.asset(group_name=GROUP, code_version=CODE_VERSION,
-          deps=["judgments", "citation_mentions", "law_transition_map"])
+          deps=["judgments", "citation_mentions", "law_transition_map", "citation_graph_nodes"])
 def citing_contexts_index(settings: NyayaSettings) -> dg.MaterializeResult:
-    """BM25 over the passages around every statute citation in the judgments, kept on disk:
-    the `contexts` configs, `nyaya search` and `nyaya serve` load it instead of cutting and
-    indexing 105,094 passages in every process (about 15 s)."""
+    """BM25 over the passages around every statute citation in the judgments, and around
+    every case citation, kept on disk: the `contexts` configs, `nyaya search` and `nyaya serve`
+    load the first instead of cutting and indexing 105,094 passages in every process (about
+    15 s), the precedent relevance judge the second (about 2 s)."""
     resolved = settings.resolved()
     started = time.perf_counter()
-    contexts = index_contexts(resolved.warehouse)
+    statutes, cases = index_contexts(resolved.warehouse)
     return dg.MaterializeResult(metadata={
-        "passages": len(contexts.owners), "judgments": len(set(contexts.owners)),
-        "sections": len({target for targets in contexts.targets for target in targets}),
+        "passages": len(statutes.owners), "judgments": len(set(statutes.owners)),
+        "sections": len({target for targets in statutes.targets for target in targets}),
+        "case_passages": len(cases.owners),
+        "cited_judgments": len({target for targets in cases.targets for target in targets}),
         "path": dg.MetadataValue.path(str(contexts_index_dir(resolved.warehouse))),
+        "case_path": dg.MetadataValue.path(str(contexts_index_dir(resolved.warehouse, True))),
         "seconds": round(time.perf_counter() - started, 2)})
 
 

@@ -709,6 +709,8 @@ def test_the_citing_passages_index_is_kept_and_loaded_instead_of_rebuilt(built, 
     from nyaya.retrieval.case_votes import section_successors
     from nyaya.retrieval.citing_contexts import (
         CitingContexts,
+        case_citing_passages,
+        case_contexts,
         contexts_index_dir,
         section_contexts,
     )
@@ -737,3 +739,18 @@ def test_the_citing_passages_index_is_kept_and_loaded_instead_of_rebuilt(built, 
     assert len(loaded.owners) == kept["passages"] == len(fresh.owners)
     query = "the accused caused the death of the deceased with a knife"
     assert loaded.search(query, 5) == fresh.search(query, 5) and fresh.search(query, 5)
+    # the passages around case citations, which the precedent relevance judge reads
+    assert (contexts_index_dir(warehouse, cases=True) / "nyaya.json").is_file()
+    citing_contexts._case_contexts.cache_clear()
+    try:
+        cases = case_contexts(warehouse)
+    finally:
+        citing_contexts._case_contexts.cache_clear()
+    assert len(cases.owners) == kept["case_passages"] > 0
+    texts = dict(zip(judgments["doc_id"], judgments["text"], strict=True))
+    fresh_cases = CitingContexts.over(case_citing_passages(  # indexed here, nothing written
+        read_table(warehouse / "citation_mentions.parquet"), texts,
+        citing_contexts._case_docs(warehouse)), texts)
+    found = [fresh_cases.search(words, 5) for words in (query, "appeal dismissed evidence")]
+    assert [cases.search(words, 5) for words in (query, "appeal dismissed evidence")] == found
+    assert any(found)

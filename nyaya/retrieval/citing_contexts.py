@@ -191,28 +191,34 @@ class CitingContexts:
         return {owner for owner in owners if self.words.prints(runs, owner)}
 
 
-def contexts_index_dir(warehouse: Path) -> Path:
-    """Where the `citing_contexts_index` asset keeps the passages' BM25 index."""
-    return warehouse.parent / "bm25" / "citing_contexts"
+def contexts_index_dir(warehouse: Path, cases: bool = False) -> Path:
+    """Where the `citing_contexts_index` asset keeps the passages' BM25 index: of the statute
+    citations, or with `cases` of the case citations."""
+    return warehouse.parent / "bm25" / ("case_contexts" if cases else "citing_contexts")
 
 
-def contexts_index_stamp(warehouse: Path) -> str:
-    """What the passages' index is built from: the judgments and their mentions, and the code
-    that cuts and tokenizes the passages (this module and the tokenizer)."""
-    return index_stamp(warehouse, ("judgments", "citation_mentions"),
-                       (__file__, tokenize_module.__file__))
+def contexts_index_stamp(warehouse: Path, cases: bool = False) -> str:
+    """What the passages' index is built from: the judgments and their mentions (and for the
+    case citations the graph's nodes, which tie a case to the judgments printing it), and the
+    code that cuts and tokenizes the passages (this module and the tokenizer)."""
+    tables = ("judgments", "citation_mentions", *(("citation_graph_nodes",) if cases else ()))
+    return index_stamp(warehouse, tables, (__file__, tokenize_module.__file__))
 
 
-def index_contexts(warehouse: Path) -> CitingContexts:
-    """Cut and index the corpus's citing passages (about 15 s) and keep the index in
-    `contexts_index_dir`, for every later process to load."""
+def index_contexts(warehouse: Path) -> tuple[CitingContexts, CitingContexts]:
+    """Cut and index the corpus's citing passages, of statute citations (about 15 s) and of
+    case citations (about 2 s), and keep each index in its `contexts_index_dir`, for every
+    later process to load."""
     judgments = read_table(warehouse / "judgments.parquet")
-    contexts = CitingContexts.from_mentions(
-        read_table(warehouse / "citation_mentions.parquet"),
-        dict(zip(judgments["doc_id"], judgments["text"], strict=True)),
-        section_successors(warehouse))
-    contexts.index.save(contexts_index_dir(warehouse), contexts_index_stamp(warehouse))
-    return contexts
+    texts = dict(zip(judgments["doc_id"], judgments["text"], strict=True))
+    mentions = read_table(warehouse / "citation_mentions.parquet")
+    statutes = CitingContexts.from_mentions(mentions, texts, section_successors(warehouse))
+    cases = CitingContexts.over(case_citing_passages(mentions, texts, _case_docs(warehouse)),
+                                texts)
+    for contexts, of_cases in ((statutes, False), (cases, True)):
+        contexts.index.save(contexts_index_dir(warehouse, of_cases),
+                            contexts_index_stamp(warehouse, of_cases))
+    return statutes, cases
 
 
 def section_contexts(warehouse: Path) -> CitingContexts:
@@ -237,8 +243,8 @@ def _section_contexts(warehouse: Path, stamp: tuple[str, ...]) -> CitingContexts
 def case_contexts(warehouse: Path) -> CitingContexts:
     """The corpus's citing passages for its judgments: what the judgments citing a case say
     around the citation, standing for the judgments that print that case. Once per content of
-    the tables read; the texts are shared with `judgment_votes`. Built here (a few seconds; not
-    kept on disk)."""
+    the tables read; the texts are shared with `judgment_votes`. The index is the one
+    `index_contexts` kept when it matches, else built here (about 2 s; not kept)."""
     return _case_contexts(warehouse, _tables_stamp(
         warehouse, ("judgments", "citation_mentions", "citation_graph_nodes")))
 
@@ -251,9 +257,16 @@ def _tables_stamp(warehouse: Path, tables: tuple[str, ...]) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=1)
 def _case_contexts(warehouse: Path, stamp: tuple[str, ...]) -> CitingContexts:
     votes = judgment_votes(warehouse)
-    nodes = read_table(warehouse / "citation_graph_nodes.parquet")
-    docs_of = {node: list(docs) for node, docs in zip(nodes["node_id"], nodes["doc_ids"],
-                                                      strict=True) if docs is not None}
+    folder, built_from = contexts_index_dir(warehouse, True), contexts_index_stamp(warehouse, True)
     return CitingContexts.over(case_citing_passages(
-        read_table(warehouse / "citation_mentions.parquet"), votes.texts, docs_of),
-        votes.texts, votes.words)
+        read_table(warehouse / "citation_mentions.parquet"), votes.texts, _case_docs(warehouse)),
+        votes.texts, votes.words,
+        indexer=lambda ids, passages: (BM25Retriever.load(folder, built_from, ids, passages)
+                                       or BM25Retriever(ids, passages)))
+
+
+def _case_docs(warehouse: Path) -> dict[str, list[str]]:
+    """A case's node id -> the judgments that print it, from the citation graph's nodes."""
+    nodes = read_table(warehouse / "citation_graph_nodes.parquet", ["node_id", "doc_ids"])
+    return {node: list(docs) for node, docs in zip(nodes["node_id"], nodes["doc_ids"],
+                                                   strict=True) if docs is not None}
