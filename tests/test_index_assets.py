@@ -667,11 +667,21 @@ def test_the_judgment_index_is_kept_for_the_current_table(built, by):
     assert loaded.search(query, 5) == fresh.search(query, 5) and fresh.search(query, 5)
 
 
+def load_only(what: str) -> type:
+    """A BM25Retriever that loads a kept index but fails the test if it indexes `what`."""
+    from nyaya.retrieval.bm25 import BM25Retriever
+
+    class LoadOnly(BM25Retriever):
+        def __init__(self, *args, **kwargs) -> None:
+            raise AssertionError(f"{what} were indexed again")
+
+    return LoadOnly
+
+
 def test_the_judges_section_index_is_kept_and_loaded_instead_of_rebuilt(built, monkeypatch):
     """The relevance judge loads the sections' index the asset kept, and it scores as a fresh
     one does; a judge that finds it never indexes the sections itself, and a stale one (the
     sections changed) is indexed anew."""
-    from nyaya.retrieval.bm25 import BM25Retriever
     from nyaya.verify import relevance
     from nyaya.verify.relevance import RelevanceJudge, judge_tables, section_index_dir
 
@@ -683,12 +693,8 @@ def test_the_judges_section_index_is_kept_and_loaded_instead_of_rebuilt(built, m
     assert (section_index_dir(settings.warehouse) / "nyaya.json").is_file()
     fresh = RelevanceJudge(*tables).lexical_index  # no warehouse: indexed here
 
-    class LoadOnly(BM25Retriever):
-        def __init__(self, *args, **kwargs) -> None:
-            raise AssertionError("the sections were indexed again")
-
     relevance._section_index.cache_clear()
-    monkeypatch.setattr(relevance, "BM25Retriever", LoadOnly)
+    monkeypatch.setattr(relevance, "BM25Retriever", load_only("the sections"))
     try:
         loaded = RelevanceJudge(*tables, warehouse=settings.warehouse).lexical_index
         changed = [{**tables[0][0], "text": "a changed text"}, *tables[0][1:]]
@@ -705,7 +711,6 @@ def test_the_citing_passages_index_is_kept_and_loaded_instead_of_rebuilt(built, 
     """The `contexts` configs load the passages' index the asset kept, and it answers as a
     fresh one does; a process that finds it never indexes the passages itself."""
     from nyaya.retrieval import citing_contexts
-    from nyaya.retrieval.bm25 import BM25Retriever
     from nyaya.retrieval.case_votes import section_successors
     from nyaya.retrieval.citing_contexts import (
         CitingContexts,
@@ -726,12 +731,8 @@ def test_the_citing_passages_index_is_kept_and_loaded_instead_of_rebuilt(built, 
         dict(zip(judgments["doc_id"], judgments["text"], strict=True)),
         section_successors(warehouse))
 
-    class LoadOnly(BM25Retriever):
-        def __init__(self, *args, **kwargs) -> None:
-            raise AssertionError("the passages were indexed again")
-
     citing_contexts._section_contexts.cache_clear()
-    monkeypatch.setattr(citing_contexts, "BM25Retriever", LoadOnly)
+    monkeypatch.setattr(citing_contexts, "BM25Retriever", load_only("the passages"))
     try:
         loaded = section_contexts(warehouse)
     finally:
