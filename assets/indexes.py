@@ -79,7 +79,7 @@ def judgment_index(settings: NyayaSettings) -> dg.MaterializeResult:
 def citing_contexts_index(settings: NyayaSettings) -> dg.MaterializeResult:
     """BM25 over the passages around every statute citation in the judgments, and around
     every case citation, kept on disk: the `contexts` configs, `nyaya search` and `nyaya serve`
-    load the first instead of cutting and indexing 105,094 passages in every process (about
+    load the first instead of cutting and indexing some 90,000 passages in every process (about
     15 s), the precedent relevance judge the second (about 2 s)."""
     resolved = settings.resolved()
     started = time.perf_counter()
