@@ -232,12 +232,9 @@ def section_contexts(warehouse: Path) -> CitingContexts:
 @functools.lru_cache(maxsize=1)
 def _section_contexts(warehouse: Path, stamp: tuple[str, ...]) -> CitingContexts:
     votes = judgment_votes(warehouse)
-    folder, built_from = contexts_index_dir(warehouse), contexts_index_stamp(warehouse)
     return CitingContexts.from_mentions(
         read_table(warehouse / "citation_mentions.parquet"), votes.texts,
-        section_successors(warehouse), words=votes.words,
-        indexer=lambda ids, passages: (BM25Retriever.load(folder, built_from, ids, passages)
-                                       or BM25Retriever(ids, passages)))
+        section_successors(warehouse), words=votes.words, indexer=_kept_or_new(warehouse))
 
 
 def case_contexts(warehouse: Path) -> CitingContexts:
@@ -257,12 +254,18 @@ def _tables_stamp(warehouse: Path, tables: tuple[str, ...]) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=1)
 def _case_contexts(warehouse: Path, stamp: tuple[str, ...]) -> CitingContexts:
     votes = judgment_votes(warehouse)
-    folder, built_from = contexts_index_dir(warehouse, True), contexts_index_stamp(warehouse, True)
     return CitingContexts.over(case_citing_passages(
         read_table(warehouse / "citation_mentions.parquet"), votes.texts, _case_docs(warehouse)),
-        votes.texts, votes.words,
-        indexer=lambda ids, passages: (BM25Retriever.load(folder, built_from, ids, passages)
-                                       or BM25Retriever(ids, passages)))
+        votes.texts, votes.words, indexer=_kept_or_new(warehouse, cases=True))
+
+
+def _kept_or_new(warehouse: Path, cases: bool = False
+                 ) -> Callable[[list[str], list[str]], BM25Retriever]:
+    """An indexer of passages: the index `index_contexts` kept (of the case citations with
+    `cases`) when it is of these passages, else one built here (not kept)."""
+    folder, stamp = contexts_index_dir(warehouse, cases), contexts_index_stamp(warehouse, cases)
+    return lambda ids, passages: (BM25Retriever.load(folder, stamp, ids, passages)
+                                  or BM25Retriever(ids, passages))
 
 
 def _case_docs(warehouse: Path) -> dict[str, list[str]]:
