@@ -21,7 +21,8 @@ import pandas as pd
 from evals.configs import configs_for, load_config
 from evals.querysets import load_queryset
 from evals.runner import load_statute_resources
-from evals.tuning import fit, is_tuned
+from evals.splits import is_tuned
+from evals.tuning import fit
 from nyaya.index.store import open_store
 from nyaya.retrieval.pipeline import StatuteSearch
 from nyaya.settings import Settings

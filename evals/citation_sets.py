@@ -17,7 +17,7 @@ query whose answers are known without a human judge:
   as retrieval): the first chunk of a judgment that cites a pool judgment, or the words either
   side of that citation, its case citations masked, judged on the pool judgments it cites.
 
-One query per judgment, its qid the judgment's doc id, so `evals.tuning.split_of` splits by
+One query per judgment, its qid the judgment's doc id, so `evals.splits.split_of` splits by
 judgment: no judgment is on both sides, in any of the three sets. Pure logic over frames of
 the warehouse tables; `evals.corpus_sets` loads them. docs/devsets.md has the sizes.
 """
@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from evals.querysets import QuerySet
-from evals.tuning import HELDOUT, TRAIN, split_of
+from evals.splits import HELDOUT, TRAIN, split_of
 from nyaya.citations.cases import MASK_TEXT as MASK  # the masks retrieval reads
 from nyaya.retrieval.case_votes import statute_targets
 
@@ -282,7 +282,7 @@ def with_judgment(queries: pd.DataFrame, duplicates: Mapping[str, set[str]]) -> 
 
 
 def dev_set(name: str, queries: pd.DataFrame, split: str, count: int | None) -> QuerySet:
-    """One half of a development set (`evals.tuning` TRAIN or HELDOUT, by the query's
+    """One half of a development set (`evals.splits` TRAIN or HELDOUT, by the query's
     `judgment`: see `with_judgment`), cut to its first `count` queries in an order hashed from
     the qid (stable when judgments are added; all for None). Every judged document has grade
     1."""

@@ -47,7 +47,7 @@ from evals.querysets import (
     queryset_names,
     read_qrels_lines,
 )
-from evals.tuning import HELDOUT, TRAIN
+from evals.splits import HELDOUT, TRAIN
 from nyaya.provenance import tree_fingerprint
 from nyaya.statutes.model import IN_FORCE
 from nyaya.tables import checksum_path, read_table, verify_table

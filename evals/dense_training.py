@@ -34,7 +34,7 @@ from evals.configs import load_config
 from evals.metrics import evaluate_run
 from evals.relevance import JudgedQuery, as_queryset, training_queries
 from evals.runner import load_statute_resources, run_queryset
-from evals.tuning import CROSS_FIT_FOLDS, TRAIN, cross_fit_fold, split_of
+from evals.splits import CROSS_FIT_FOLDS, TRAIN, cross_fit_fold, split_of
 from nyaya.index.embedders import (
     STATIC_DIMS,
     distill_static,

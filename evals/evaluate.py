@@ -36,7 +36,8 @@ from evals.metrics import DEFAULT_METRICS, STATUTE_METRICS, evaluate_groups, per
 from evals.querysets import QuerySet, unknown_documents
 from evals.runner import SIDES, group_tags, run_queryset, statute_side
 from evals.runs import write_trec
-from evals.tuning import HELDOUT, TRAIN, fit, in_split, is_trained, is_tuned
+from evals.splits import HELDOUT, TRAIN, in_split, is_trained, is_tuned
+from evals.tuning import fit
 from nyaya.index.store import RememberedSearches, open_store
 from nyaya.judgments.sources import doc_id_of
 from nyaya.parallel import available_cores, map_in_processes

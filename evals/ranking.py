@@ -32,7 +32,7 @@ from evals.relevance import (
     training_queries,
 )
 from evals.runner import load_statute_resources, run_queryset
-from evals.tuning import CROSS_FIT_FOLDS
+from evals.splits import CROSS_FIT_FOLDS
 from nyaya.index.store import VectorStore
 from nyaya.retrieval.pipeline import RERANK_DEPTH, StatuteResources, StatuteSearch
 from nyaya.settings import Settings

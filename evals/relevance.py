@@ -22,7 +22,7 @@ from evals.citation_sets import POOL, PRECEDENTS_SET, STATUTES_SET, dev_set
 from evals.corpus_sets import dev_queries, precedent_passage_queries
 from evals.labeled import LABELED_SETS
 from evals.querysets import QuerySet, load_queryset
-from evals.tuning import HELDOUT, TRAIN, cross_fit_fold, split_of
+from evals.splits import HELDOUT, TRAIN, cross_fit_fold, split_of
 from nyaya.parallel import available_cores, map_in_processes
 from nyaya.retrieval.case_votes import section_votes
 from nyaya.retrieval.citing_contexts import case_contexts
@@ -282,7 +282,7 @@ def training_queries(settings: Settings, passages: int | None = TRAINING_PASSAGE
                      ) -> tuple[list[JudgedQuery], list[JudgedQuery]]:
     """(training, held-out) queries: the training half of nyaya-statutes with `passages` of
     cited-statutes' training half (None: all of it), and the held-out half of nyaya-statutes with
-    HELDOUT_PASSAGES of cited-statutes'. Split by qid and by judgment (evals.tuning)."""
+    HELDOUT_PASSAGES of cited-statutes'. Split by qid and by judgment (evals.splits)."""
     labeled = load_queryset(LABELED_SETS[0])
     texts = dev_queries(settings.warehouse, settings.corpus_root)[STATUTES_SET]
     halves = []

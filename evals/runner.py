@@ -15,7 +15,7 @@ from evals.configs import load_config, side_of
 from evals.corpus_sets import aila_statute_documents
 from evals.querysets import TAG_FIELDS, QuerySet
 from evals.runs import rank_frame
-from evals.tuning import split_of
+from evals.splits import split_of
 from nyaya.index.build import load_vectors, vectors_embedders
 from nyaya.index.embedders import load_embedder
 from nyaya.index.lookups import CitationGraph, EntityIndex

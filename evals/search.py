@@ -24,10 +24,9 @@ from evals.configs import RetrievalConfig, configs_for, load_config, side_of
 from evals.inputs import read_text
 from evals.runner import SIDES
 from evals.runs import rank_frame
-from evals.tuning import is_tuned
-from evals.verification import cite
+from evals.splits import is_tuned
 from nyaya.index.store import VectorStore, open_store
-from nyaya.lookup import DOUBLED_STOP
+from nyaya.lookup import DOUBLED_STOP, cited_as
 from nyaya.retrieval.base import Hit
 from nyaya.retrieval.precedents import PrecedentSearch
 from nyaya.settings import Settings
@@ -313,7 +312,7 @@ class Searcher:
 
         if self._checker is None:
             self._checker = StatuteChecker.from_settings(self.settings)
-        text = ". ".join(cite(result.doc_id) for result in answer.results)
+        text = ". ".join(cited_as(result.doc_id) for result in answer.results)
         report = verify_text(text, self._checker, as_of=answer.as_of, query=answer.question,
                              relevance=self._relevance_judge())
         verdicts = {f"{v.act_code}:{v.section_number}": v for v in report.verdicts}

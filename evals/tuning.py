@@ -1,16 +1,14 @@
 """Parameters fitted on training queries only: fusion weights (ranx `optimize_fusion`) and
 the relevance-feedback coefficients (a grid search through the config's own search).
 
-A query set splits in two by a hash of each qid (stable when queries are added or reordered):
-the training half fits the weights, and a tuned config is scored on the held-out half only
-(assets/evaluation.py), so its figures never include a query it was fitted on. Every config
-also gets a `heldout` row, the fair comparison with a tuned one.
+Only a query set's training half fits them (`evals.splits`), and a tuned config is scored on
+the held-out half only (assets/evaluation.py). Every config also gets a `heldout` row, the fair
+comparison with a tuned one.
 """
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from datetime import date
 
 from ranx import Qrels, Run, optimize_fusion
@@ -18,48 +16,14 @@ from ranx import Qrels, Run, optimize_fusion
 from evals.metrics import evaluate_run, ranx_ids
 from evals.querysets import QuerySet
 from evals.runs import rank_frame
+from evals.splits import TRAIN, TUNED, in_split
 from nyaya.retrieval.pipeline import ConfigError, StatuteSearch
 
-TRAIN, HELDOUT = "train", "heldout"
-TUNED = "tuned"
 # relevance feedback grid: a stays 1 (only the ratio to c matters for the order), b shapes
 # how much a large score gap counts, c how far the examples pull; without feedback (c = 0) b
 # changes nothing, so that point is searched once
 FEEDBACK_GRID = [(0.5, 0.0)] + [(b, c) for b in (0.5, 1.0, 2.0)
                                 for c in (0.05, 0.1, 0.2, 0.4, 0.8)]
-
-
-def split_of(qid: str) -> str:
-    """`train` or `heldout`, from the qid alone."""
-    return TRAIN if hashlib.sha256(qid.encode()).digest()[0] % 2 == 0 else HELDOUT
-
-
-#: folds of the training queries for a cross-fit (`python -m evals.dense_training --cross-fit`,
-#: `python -m evals.ranking --cross-fit`): each fold is measured with a model trained on the
-#: others, so a method is chosen without reading a held-out query
-CROSS_FIT_FOLDS = 3
-
-
-def cross_fit_fold(key: str) -> int:
-    """The fold (0 to CROSS_FIT_FOLDS - 1) of a qid or of a case's first doc id, from it alone
-    (the train / held-out split hashes them too, with another key)."""
-    return hashlib.sha256(f"choose:{key}".encode()).digest()[0] % CROSS_FIT_FOLDS
-
-
-def in_split(qids: Iterable[str], split: str) -> list[str]:
-    return sorted(qid for qid in qids if split_of(qid) == split)
-
-
-def is_tuned(params: Mapping) -> bool:
-    return TUNED in (params.get("fusion", {}).get("weights"), params.get("feedback", {}).get("c"))
-
-
-def is_trained(params: Mapping) -> bool:
-    """Whether a config learned from training queries: tuned per set, reranked by the section
-    ranker or searched by the trained section encoder (both trained on nyaya-statutes' and
-    cited-statutes' training halves). Such a config is scored on held-out queries only."""
-    return (is_tuned(params) or params.get("rerank") is not None
-            or "dense-trained" in (params.get("retrievers") or ()))
 
 
 def fit(search_of: Callable[[Mapping], StatuteSearch], params: Mapping, queryset: QuerySet

@@ -23,6 +23,7 @@ import pandas as pd
 from evals.evaluate import held_out_qrels
 from evals.metrics import evaluate_run
 from evals.querysets import QuerySet
+from nyaya.lookup import cited_as
 from nyaya.verify.gate import verify_text
 from nyaya.verify.model import (
     OVERALL_VERIFIED,
@@ -46,12 +47,6 @@ CRIMINAL_DOMAINS = frozenset({"criminal_substantive", "criminal_procedure", "chi
 CIVIL_DOMAINS = frozenset({"family", "civil_contract", "civil_property", "civil_procedure",
                            "tenancy", "consumer", "arbitration", "limitation", "employment",
                            "motor_vehicles", "right_to_information", "negotiable_instruments"})
-
-
-def cite(doc_id: str) -> str:
-    """A section doc id ("BNS_2023:103", "COI:21") as an answer would cite it."""
-    act, number = doc_id.split(":", 1)
-    return f"Article {number}" if act == "COI" else f"{act} s.{number}"
 
 
 def precision_by_area(run: pd.DataFrame, queryset: QuerySet) -> dict[str, float]:
@@ -101,7 +96,7 @@ def verification_rates(runs: pd.DataFrame, queryset: QuerySet, checker: StatuteC
         statuses: Counter[str] = Counter()
         false_positives = asserted = relevant_removed = 0
         for qid, query in texts.items():
-            answer = ". ".join(cite(doc) for doc in top.get(qid, []))
+            answer = ". ".join(cited_as(doc) for doc in top.get(qid, []))
             report = verify_text(answer, checker, query=query, relevance=judge)
             statuses[report.overall] += 1
             if qid in held_out:

@@ -30,6 +30,13 @@ def provision_label(act_code: str | None, number: str | None, unit: str | None =
     return f"{act_code or '?'} {kind}{number or '?'}{unit or ''}"
 
 
+def cited_as(doc_id: str) -> str:
+    """A section doc id ("BNS_2023:103", "COI:21") as an answer cites it ("BNS_2023 s.103",
+    "Article 21"), for the gate to verify what a search returned."""
+    act, number = doc_id.split(":", 1)
+    return f"Article {number}" if act == CONSTITUTION else f"{act} s.{number}"
+
+
 def _text(value: object) -> str | None:
     """A table cell as text: None for a missing one (pandas gives NaN, not None)."""
     return value if isinstance(value, str) and value.strip() else None

@@ -115,3 +115,21 @@ def test_every_core_module_imports_without_dagster_or_the_layers_above():
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert int(done.stdout.split()[-1]) > 50  # every module was walked
+
+
+INTERACTIVE = """
+import sys
+import pipelines.cli, evals.search, evals.labeled
+print(" ".join(sorted({name.split(".")[0] for name in sys.modules} & {HEAVY})))
+"""
+
+
+def test_the_interactive_commands_import_no_evaluation_or_plotting_library():
+    """`nyaya search`, `verify` and `lookup` start in seconds only while ranx (and with it
+    scipy.stats), matplotlib and Dagster stay out of their imports: ranx alone cost 2.4 s of
+    `nyaya search`'s start (docs/speed.md)."""
+    heavy = {"ranx", "matplotlib", "dagster"}
+    done = subprocess.run([sys.executable, "-c", INTERACTIVE.replace("{HEAVY}", repr(heavy))],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == []

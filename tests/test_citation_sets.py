@@ -24,7 +24,7 @@ from evals.citation_sets import (
 )
 from evals.querysets import QuerySet
 from evals.runner import run_queryset
-from evals.tuning import HELDOUT, TRAIN, split_of
+from evals.splits import HELDOUT, TRAIN, split_of
 from nyaya.retrieval.base import Hit
 from nyaya.retrieval.case_votes import cited_sections
 

@@ -17,7 +17,7 @@ from evals.evaluate import (
 )
 from evals.querysets import QuerySet
 from evals.runs import rank_frame
-from evals.tuning import HELDOUT, TRAIN, split_of
+from evals.splits import HELDOUT, TRAIN, split_of
 from nyaya.judgments.sources import doc_id_of
 
 QIDS = [f"Q{i}" for i in range(1, 13)]

@@ -165,7 +165,7 @@ def _fixture_settings(data_dir):
 def title_queries(built):
     """Twelve questions that are fixture sections' titles, each judged on its section."""
     from evals.querysets import QuerySet
-    from evals.tuning import TRAIN, split_of
+    from evals.splits import TRAIN, split_of
 
     _, _, data_dir = built
     documents = pd.read_parquet(data_dir / "warehouse" / "legal_sections_documents.parquet")
@@ -261,7 +261,7 @@ def test_the_ranker_cross_fit_measures_each_question_with_a_ranker_that_never_sa
     import evals.ranking as ranking
     from evals.relevance import judged_queries
     from evals.runner import load_statute_resources
-    from evals.tuning import CROSS_FIT_FOLDS, cross_fit_fold
+    from evals.splits import CROSS_FIT_FOLDS, cross_fit_fold
     from nyaya.verify.relevance import RelevanceJudge, judge_tables
 
     trained_on = []
@@ -302,7 +302,8 @@ def test_every_config_runs_through_its_search_on_the_fixture_indexes(built, titl
     reranking ones use the ranker trained on it and `dense-trained` ones the encoder."""
     from evals.configs import configs_for, load_config
     from evals.runner import load_precedent_resources, load_statute_resources
-    from evals.tuning import fit, is_tuned
+    from evals.splits import is_tuned
+    from evals.tuning import fit
     from nyaya.retrieval.pipeline import StatuteSearch
     from nyaya.retrieval.precedents import PrecedentSearch
 

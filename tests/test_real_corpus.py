@@ -92,7 +92,7 @@ def test_report_and_trec_run_are_written(main_run):
 
 
 def test_tuned_fusion_is_scored_on_held_out_queries_only(main_run):
-    from evals.tuning import HELDOUT, in_split
+    from evals.splits import HELDOUT, in_split
 
     data_dir, _ = main_run
     metrics = pd.read_parquet(data_dir / "reports" / "latest" / "metrics.parquet")
@@ -116,7 +116,7 @@ def test_the_section_ranker_learns_from_training_halves_and_is_scored_on_held_ou
     """The section_ranker asset trained on nyaya-statutes' training half and 200 training
     passages; its config is scored on held-out queries only, and reorders its candidates
     better than their fused order on the held-out passages."""
-    from evals.tuning import HELDOUT, in_split
+    from evals.splits import HELDOUT, in_split
     from nyaya.verify.ranker import RANK_FEATURES
     from nyaya.verify.trained import RankingModel
 
@@ -138,7 +138,7 @@ def test_the_section_encoder_learns_from_training_halves_and_is_scored_on_held_o
     passage of cited-statutes, and encoded every section; its config is scored on held-out
     queries only, and on the held-out passages it ranks what they cite above the distilled
     model it started from (the tests' sections embedder, `dense-qdrant` here)."""
-    from evals.tuning import HELDOUT, in_split
+    from evals.splits import HELDOUT, in_split
     from nyaya.retrieval.section_encoder import SectionEncoder
 
     assert TEST_EMBEDDER == "minilm-static"
@@ -179,7 +179,7 @@ def test_the_law_s_words_lift_plain_questions_on_their_held_out_half(main_run):
 
     from evals.runner import load_statute_resources
     from evals.runs import read_trec
-    from evals.tuning import HELDOUT, in_split
+    from evals.splits import HELDOUT, in_split
     from nyaya.index.store import EdgeStore
     from nyaya.retrieval.pipeline import StatuteSearch
 

@@ -11,7 +11,7 @@ import pytest
 
 from evals.dense_training import distilled_static, tokenized_once, train_model, training_pairs
 from evals.relevance import JudgedQuery
-from evals.tuning import is_trained
+from evals.splits import is_trained
 from nyaya.retrieval.retrievers import EncodedDense, Query
 from nyaya.retrieval.section_encoder import SectionEncoder, section_texts
 from nyaya.settings import Settings
@@ -185,7 +185,7 @@ def test_the_cross_fit_folds_split_the_training_half_in_three():
     """The folds that choose the encoder's fusions and the ranker's candidates (`--cross-fit`)
     are three, of similar size, fall across the train / held-out split (another hash), and
     depend on the key alone."""
-    from evals.tuning import CROSS_FIT_FOLDS, TRAIN, cross_fit_fold, split_of
+    from evals.splits import CROSS_FIT_FOLDS, TRAIN, cross_fit_fold, split_of
 
     keys = [f"NS{i:03d}" for i in range(600)]
     folds = [cross_fit_fold(key) for key in keys]

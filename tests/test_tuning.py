@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from evals.configs import load_config
-from evals.tuning import HELDOUT, TRAIN, in_split, is_tuned, split_of, with_weights
+from evals.splits import HELDOUT, TRAIN, in_split, is_tuned, split_of
+from evals.tuning import with_weights
 
 
 @pytest.mark.parametrize(("qid", "split"), [

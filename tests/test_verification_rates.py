@@ -9,8 +9,9 @@ from test_verify_relevance import QUERYSET, REGISTRY, SECTIONS, TRANSITIONS, han
 
 from evals.querysets import QuerySet
 from evals.runs import rank_frame
-from evals.tuning import HELDOUT, split_of
-from evals.verification import cite, removal_tradeoff, verification_rates
+from evals.splits import HELDOUT, split_of
+from evals.verification import removal_tradeoff, verification_rates
+from nyaya.lookup import cited_as
 from nyaya.verify.relevance import RelevanceJudge
 from nyaya.verify.statutes import StatuteChecker
 from nyaya.verify.trained import Cuts, RelevanceModel
@@ -20,8 +21,8 @@ from nyaya.verify.trained import Cuts, RelevanceModel
     ("BNS_2023:103", "BNS_2023 s.103"), ("COI:21", "Article 21"),
     ("CPC_1908:Order XXXIX", "CPC_1908 s.Order XXXIX"),
 ])
-def test_cite(doc_id, text):
-    assert cite(doc_id) == text
+def test_cited_as(doc_id, text):
+    assert cited_as(doc_id) == text
 
 
 # The mini set with its training-half queries R2 and R3 renamed into the held-out half (R5,

@@ -118,7 +118,7 @@ TRANSITIONS = [{"old_act_code": "IPC_1860", "old_section": "302", "new_act_code"
 
 DEPOSIT = "My landlord is not returning my security deposit"
 LABELED = "My landlord is not returning my security deposit even though I vacated the flat"
-# R2 and R3 fall in the training half (evals.tuning.split_of), R1 in the held-out half.
+# R2 and R3 fall in the training half (evals.splits.split_of), R1 in the held-out half.
 QUERYSET = QuerySet(
     "mini",
     pd.DataFrame([
