@@ -182,6 +182,10 @@ def statute_targets(mentions: pd.DataFrame) -> pd.Series:
     return mentions["act_code"].str.cat(mentions["section"], sep=":")
 
 
+#: what `cited_sections` reads of citation_mentions
+MENTION_COLUMNS = ["doc_id", "mention_type", "act_code", "section"]
+
+
 def cited_sections(mentions: pd.DataFrame) -> dict[str, set[str]]:
     """judgment doc id -> the section doc ids (`act_code:section`) its statute mentions
     resolve to, in any status: what a judgment votes for."""
@@ -241,7 +245,7 @@ def index_judgments(warehouse: Path) -> dict[JudgmentTerms, BM25Retriever]:
     """Index every judgment's whole text by each of JUDGMENT_TERMS and keep each index in
     `judgment_index_dir`, for every later process to load. The texts are tokenized once for
     all of them (17 s of the corpus's 5,108 judgments)."""
-    judgments = read_table(warehouse / "judgments.parquet")
+    judgments = read_table(warehouse / "judgments.parquet", ["doc_id", "text"])
     doc_ids, texts = judgments["doc_id"].tolist(), judgments["text"].tolist()
     tokens = [tokenize(text) for text in texts]
     indexes = {}
@@ -286,11 +290,12 @@ def _judgment_pairs(warehouse: Path, stamp: str) -> BM25Retriever:
 
 @functools.lru_cache(maxsize=1)
 def _judgment_votes(warehouse: Path, stamp: tuple[str, ...]) -> CaseVotes:
-    judgments = read_table(warehouse / "judgments.parquet")
+    judgments = read_table(warehouse / "judgments.parquet", ["doc_id", "text"])
     doc_ids, texts = judgments["doc_id"].tolist(), judgments["text"].tolist()
     return CaseVotes(load_judgment_index(warehouse, WORDS, doc_ids, texts),
                      dict(zip(doc_ids, texts, strict=True)),
-                     cited_sections(read_table(warehouse / "citation_mentions.parquet")))
+                     cited_sections(read_table(warehouse / "citation_mentions.parquet",
+                                               MENTION_COLUMNS)))
 
 
 def section_successors(warehouse: Path) -> dict[str, set[str]]:
