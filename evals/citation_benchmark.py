@@ -11,7 +11,7 @@ how an item was made (the Act, or curated_act / other_act, for statutes), so mis
 traced.
 
 Statute classes (sections, act_registry, law_transition_map, sub_sections, ingest_quarantine):
-- real_statute: a section that exists and is not "omitted", in a form people write
+- real_statute: a section that exists, in force or of a repealed code, in a form people write
   ("Section 302 IPC", "s. 103(1) BNS" with a real sub-section, "u/s 438 Cr.P.C.",
   "Article 21", "BNS_2023 s.103", "Section 13 of the Hindu Marriage Act, 1955", a curated
   alias such as "NI Act"), with its own title as the context. A repealed code is cited with
@@ -48,6 +48,10 @@ Statute classes (sections, act_registry, law_transition_map, sub_sections, inges
   the sentence is one only the cited title has. Articles are left out: the rule is for
   sections. Spread like real_statute, no date. Right: SIBLING_MEANT naming exactly the meant
   section.
+- not_in_force: a section its Act omitted or repealed (sections.status), of an Act in force,
+  cited with no date or for conduct since 2025 (later than any note's date of effect), in a
+  bare sentence (its title is "Omitted" or "[Repealed.]"); spread like real_statute. Right:
+  NOT_IN_FORCE.
 Titles that name other provisions ("... under section 84 ...") are not used as context: they
 would put a second citation in the sentence.
 
@@ -119,6 +123,7 @@ import pandas as pd
 from nyaya.citations.cases import NEUTRAL, REPORTER, case_name_key, extract_case_citations
 from nyaya.settings import Settings
 from nyaya.statutes.indiacode import normalize_section_number
+from nyaya.statutes.model import IN_FORCE, OMITTED, REPEALED
 from nyaya.statutes.registry import known_gaps
 from nyaya.tables import read_table
 from nyaya.verify.cases import load_case_verifier
@@ -127,12 +132,13 @@ from nyaya.verify.model import CitationVerdict
 from nyaya.verify.statutes import SIBLING_JACCARD, SIBLING_SHARED, StatuteChecker
 
 STATUTE_CLASSES = ("real_statute", "nonexistent_section", "past_end", "false_friend", "stale",
-                   "sibling_section")
+                   "sibling_section", "not_in_force")
 CASE_CLASSES = ("real_case", "fabricated_case", "name_mismatch", "wrong_pairing")
 CLASSES = STATUTE_CLASSES + CASE_CLASSES
 REAL_CLASSES = ("real_statute", "real_case")
 WRONG_CLASSES = ("nonexistent_section", "past_end", "false_friend", "sibling_section",
-                 "fabricated_case", "name_mismatch", "wrong_pairing")  # the served protocol's fakes
+                 "not_in_force", "fabricated_case", "name_mismatch",
+                 "wrong_pairing")  # the served protocol's fakes
 TABLES = {"registry": "act_registry", "sections": "sections", "sub_sections": "sub_sections",
           "transitions": "law_transition_map", "quarantine": "ingest_quarantine",
           "judgments": "judgments", "sc_registry": "sc_case_registry",
@@ -479,6 +485,9 @@ def _citable(sections: pd.DataFrame) -> pd.DataFrame:
 
 def _real_statutes(t: _Tables, rng: random.Random, n: int) -> list[dict]:
     rows = _citable(t.sections)
+    # a section its Act repealed is no citation of the law (NOT_IN_FORCE); a repealed code's
+    # sections are, for conduct before its repeal
+    rows = rows[(rows["status"] == IN_FORCE) | rows["act_code"].isin(t.repealed_by)]
     units: dict[tuple[str, str], list[str]] = defaultdict(list)
     subs = t.sub_sections[t.sub_sections["unit_kind"] == "sub_section"]
     for act, number, key in zip(subs["act_code"], subs["section_number"], subs["unit_key"],
@@ -602,6 +611,26 @@ def _stale(t: _Tables, rng: random.Random, n: int) -> list[dict]:
                          expected_successors=_links(links), act_code=old, section_number=key,
                          source=f"{old} repealed on {t.repealed_on[old]}; successors "
                                 f"{_links(links)}"))
+    return out
+
+
+def _not_in_force(t: _Tables, rng: random.Random, n: int) -> list[dict]:
+    groups: dict[str, list] = defaultdict(list)
+    for act, number, status in zip(t.sections["act_code"], t.sections["section_number"],
+                                   t.sections["status"], strict=True):
+        group = t.statute_group(act)
+        if status in (OMITTED, REPEALED) and act not in t.repealed_by and group:
+            groups[group].append((group, act, number, status))
+    out = []
+    for group, act, number, status in _spread(rng, groups, n):
+        # no date (today), or conduct since 2025: past any date a note gives
+        as_of = None if rng.random() < 0.5 else date(2025, 1, 1) + timedelta(
+            days=rng.randrange(0, 540))
+        out.append(_item("not_in_force", group, "statute", rng.choice(BARE_TEMPLATES),
+                         _statute_cite(rng, t, act, number),
+                         as_of=as_of.isoformat() if as_of else None, expected="NOT_IN_FORCE",
+                         act_code=act, section_number=number,
+                         source=f"sections {act} s.{number}: {status} in an Act in force"))
     return out
 
 
@@ -1047,8 +1076,10 @@ def build_items(warehouse: Path, seed: int = 0, per_class: int = 70) -> pd.DataF
              + _fabricated_cases(t, rng, per_class, registry)
              + _name_mismatches(t, rng, per_class, registry)
              + _wrong_pairings(t, rng, per_class))
-    # drawn last, so that the class added latest left every earlier item as it was
-    items = statutes + _sibling_sections(t, rng, per_class) + cases
+    # drawn last, in the order the classes were added, so that each new class left every
+    # earlier item as it was
+    items = (statutes + _sibling_sections(t, rng, per_class) + cases
+             + _not_in_force(t, rng, per_class))
     frame = pd.DataFrame(items)
     frame.insert(0, "id", [f"{row['class']}-{i:04d}" for i, row in enumerate(items)])
     return frame
@@ -1119,6 +1150,7 @@ TARGETS = {  # class -> (measure, comparison, threshold, what the issue asks)
     "nonexistent_section": ("recall", "==", 1.0, "every non-existent section caught"),
     "past_end": ("recall", "==", 1.0, "every number past an Act's end caught"),
     "false_friend": ("recall", ">=", 0.95, ">= 95% flagged with the right successor"),
+    "not_in_force": ("recall", "==", 1.0, "every section no longer law caught"),
     "real_case": ("flagged_rate", "<=", 0.02, "<= 2% of real case citations flagged"),
     "fabricated_case": ("recall", ">=", 0.95, ">= 95% of fabricated case citations caught"),
 }

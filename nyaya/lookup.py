@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from nyaya.statutes.indiacode import normalize_section_number
+from nyaya.statutes.omissions import Omission, omission
 from nyaya.statutes.registry import AliasIndex, known_gaps
 from nyaya.tables import read_table
 
@@ -79,6 +80,9 @@ class LookupResult:
     chapter_number: str | None = None
     chapter_title: str | None = None
     section_status: str | None = None
+    #: why a section its Act dropped (or the Court struck down) is no longer law; None for a
+    #: section in force and for one of a wholly repealed code (its Act's repeal says that)
+    omission: Omission | None = None
     extraction_confidence: float | None = None
     text_preview: str | None = None
     reason: str | None = None
@@ -139,8 +143,8 @@ def _act_in(text: str, aliases: AliasIndex) -> str | None:
     return None
 
 
-SECTION_COLUMNS = ["act_code", "section_number", "title", "text", "chapter_number",
-                   "chapter_title", "status", "extraction_confidence"]
+SECTION_COLUMNS = ["act_code", "section_number", "title", "text", "footnotes",
+                   "chapter_number", "chapter_title", "status", "extraction_confidence"]
 
 
 def read_sections(path: Path) -> pd.DataFrame:
@@ -215,6 +219,9 @@ class StatuteLookup:
         result.chapter_number = _text(row.get("chapter_number"))
         result.chapter_title = _text(row.get("chapter_title"))
         result.section_status = row["status"]
+        if not _text(act.get("repealed_on")):
+            result.omission = omission(row["status"], row.get("text"), row.get("footnotes"),
+                                       row["section_number"])
         result.extraction_confidence = row["extraction_confidence"]
         result.text_preview = self._preview(key, row)
         result.successors = list(self.successors.get(key, []))
@@ -261,7 +268,9 @@ def render_block(result: LookupResult) -> str:
     if result.chapter_number:
         lines.append(f"Chapter: {result.chapter_number}"
                      + (f" — {result.chapter_title}" if result.chapter_title else ""))
-    if result.section_status != "in_force":
+    if result.omission is not None:
+        lines.append(f"Section status: {result.omission.describe()}; no longer law")
+    elif result.section_status != "in_force":
         lines.append(f"Section status: {result.section_status}")
     if result.extraction_confidence is not None and result.extraction_confidence < 1.0:
         lines.append(f"Extraction confidence: {result.extraction_confidence:.2f} "

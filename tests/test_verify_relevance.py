@@ -82,7 +82,7 @@ REGISTRY = [
 def _section(act: str, number: str, title: str, text: str) -> dict:
     return {"act_code": act, "section_number": number, "title": title, "text": text,
             "chapter_number": None, "chapter_title": None, "status": "in_force",
-            "extraction_confidence": 1.0}
+            "extraction_confidence": 1.0, "footnotes": ""}
 
 
 # Paraphrased, short: enough words for the lexical and domain terms, not the Acts' text.

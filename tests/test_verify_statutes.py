@@ -59,7 +59,7 @@ def _section(act, number, title, text) -> dict:
     return {"act_code": act, "section_number": number, "title": title, "text": text,
             "chapter_number": "VI", "chapter_title": "Of offences affecting the human body",
             "status": "in_force" if act == "BNS_2023" else "repealed",
-            "extraction_confidence": 1.0}
+            "extraction_confidence": 1.0, "footnotes": ""}
 
 
 SECTIONS = [
@@ -562,3 +562,64 @@ def test_a_sibling_is_named_whatever_form_the_citation_takes(citation, status):
     # called on its own, the checker parses the phrase again and comes to the same verdicts
     mentions = extract_statute_mentions(text, checker.aliases)
     assert [checker.verdict(text, m).status for m in mentions] == [v.status for v in verdicts]
+
+
+NO_LONGER_LAW_ACTS = [
+    _act("ITA_2000", "The Information Technology Act, 2000", 2000,
+         aliases=["IT Act", "Information Technology Act"], era="post_constitution",
+         applicable_from="2000-10-17"),
+    _act("HSA_1956", "The Hindu Succession Act, 1956", 1956, aliases=["Hindu Succession Act"],
+         era="post_constitution", applicable_from="1956-06-17"),
+]
+NO_LONGER_LAW = [
+    {**_section("ITA_2000", "66A", "Omitted", "^1\n[66A. Punishment for sending offensive "
+                "messages through communication service, etc."), "status": "omitted",
+     "footnotes": "1. Section 66A has been struck down by Supreme Court's Order dated 24th "
+                  "March, 2015 in the Shreya Singhal vs. Union of India, AIR 2015 SC. 1523."},
+    {**_section("HSA_1956", "24", "Omitted", "[Certain widows re-marrying may not inherit as "
+                "widows.] ---Omitted by s. 5, ibid. (w.e.f. 9-9- 2005)."), "status": "omitted"},
+    {**_section("HSA_1956", "28", "Repealed", "Rep. by the A.O. 1937."), "status": "repealed"},
+    {**_section("HSA_1956", "8", "General rules of succession in the case of males",
+                "The property of a male Hindu dying intestate shall devolve ..."),
+     "status": "in_force"},
+]
+
+
+@pytest.mark.parametrize(("text", "as_of", "status", "says"), [
+    ("He can be prosecuted under Section 66A of the IT Act.", None, "NOT_IN_FORCE",
+     "struck down (Section 66A has been struck down"),
+    # struck down is void from the start: no date of conduct makes it law
+    ("He can be prosecuted under Section 66A of the IT Act.", date(2010, 1, 1), "NOT_IN_FORCE",
+     "void, for conduct on any date"),
+    ("Under Section 24 of the Hindu Succession Act a remarried widow cannot inherit.", None,
+     "NOT_IN_FORCE", "applies only to conduct before 2005-09-09"),
+    ("Under Section 24 of the Hindu Succession Act a remarried widow cannot inherit.",
+     date(2001, 1, 1), VERIFIED, "It was in force on 2001-01-01: omitted from 2005-09-09"),
+    ("Under Section 24 of the Hindu Succession Act a remarried widow cannot inherit.",
+     date(2005, 9, 9), "NOT_IN_FORCE", "so it was not law on 2005-09-09"),
+    ("Section 28 of the Hindu Succession Act applies.", date(1900, 1, 1), "NOT_IN_FORCE",
+     "cannot be verified for any date"),
+    ("Section 8 of the Hindu Succession Act governs a male's property.", None, VERIFIED,
+     "exists"),
+])
+def test_a_section_no_longer_law_is_not_verified_for_conduct_after_it(text, as_of, status, says):
+    """An omitted, repealed or struck-down section of an Act in force is NOT_IN_FORCE (it does
+    not survive the gate) unless the conduct came before the date its note gives."""
+    checker = StatuteChecker(REGISTRY + NO_LONGER_LAW_ACTS, SECTIONS + NO_LONGER_LAW, TRANSITIONS)
+    verdict = _one(text, checker, as_of=as_of)
+    assert verdict.status == status and says in verdict.reason, verdict.reason
+    report = verify_text(text, checker, as_of=as_of)
+    assert report.overall == (OVERALL_VERIFIED if status == VERIFIED else UNVERIFIED)
+    if status != VERIFIED:
+        assert f"Status: NOT_IN_FORCE — {verdict.reason}" in render_blocks(report)
+
+
+def test_lookup_says_why_a_section_is_no_longer_law():
+    from nyaya.lookup import render_block
+
+    checker = StatuteChecker(REGISTRY + NO_LONGER_LAW_ACTS, SECTIONS + NO_LONGER_LAW, TRANSITIONS)
+    block = render_block(checker.lookup.lookup("Section 24 of the Hindu Succession Act"))
+    assert "Section status: omitted from 2005-09-09 ([Certain widows" in block
+    assert block.split("Section status: ")[1].splitlines()[0].endswith("; no longer law")
+    # a section of a repealed code is the code's repeal, said by its successor, not an omission
+    assert checker.lookup.lookup("Section 302 IPC").omission is None

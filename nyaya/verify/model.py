@@ -10,6 +10,9 @@ NOT_FOUND = "NOT_FOUND"  # remove: never rename, renumber or substitute
 FALSE_FRIEND = "FALSE_FRIEND"  # exists, but the text means the old code's section of that number
 SIBLING_MEANT = "SIBLING_MEANT"  # exists, but the text describes a neighbour with a near-same title
 STALE = "STALE"  # a repealed code cited for conduct on or after its repeal
+# omitted or repealed within its Act, or struck down: not law on the conduct's date (today
+# when none is given); the reason quotes the note that dropped it
+NOT_IN_FORCE = "NOT_IN_FORCE"
 # case verdicts
 FOUND = "FOUND"
 NAME_MISMATCH = "NAME_MISMATCH"  # the citation exists but belongs to another case

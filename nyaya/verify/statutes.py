@@ -1,10 +1,13 @@
-"""Statute verdicts: existence, false friends across the 2024 codes, and stale repealed codes.
+"""Statute verdicts: existence, false friends across the 2024 codes, stale repealed codes, and
+sections no longer law.
 
 Existence alone cannot catch the commonest hallucination: "BNS 302" cited for murder. BNS 302
 exists (it is about wounding religious feelings); the writer meant IPC 302, whose successor is
 BNS 103. So a found new-code section is also compared with the old code's section of the same
 number against the words around the citation (FALSE_FRIEND), and an old-code section cited for
-conduct on or after the new codes' commencement is STALE.
+conduct on or after the new codes' commencement is STALE. A section its Act omitted or repealed,
+or the Supreme Court struck down, is NOT_IN_FORCE unless the conduct came before the date the
+note that dropped it gives (never once struck down; `nyaya.statutes.omissions`).
 
 FALSE_FRIEND rule (deterministic, lexical): the context is the citation's sentence, clipped to
 CONTEXT_CHARS characters either side and without the citation itself. Each section is described
@@ -58,11 +61,13 @@ from nyaya.lookup import (
 )
 from nyaya.settings import Settings
 from nyaya.statutes.indiacode import normalize_section_number
+from nyaya.statutes.omissions import STRUCK_DOWN, Omission
 from nyaya.statutes.registry import AliasIndex, alias_index_from_rows
 from nyaya.tables import read_table, records
 from nyaya.verify.model import (
     FALSE_FRIEND,
     NOT_FOUND,
+    NOT_IN_FORCE,
     SIBLING_MEANT,
     SOURCE_CANONICAL_TABLE,
     SOURCE_VECTOR_STORE,
@@ -282,11 +287,18 @@ class StatuteChecker:
                     f"({origin}); for conduct on {as_of} cite its successor: {successors}. "
                     "A person must check the successor before citing it.")
                 return verdict
+        gone = result.omission
+        if gone is not None and not gone.in_force_on(as_of):
+            verdict.status = NOT_IN_FORCE
+            verdict.reason = _not_in_force(label, gone, as_of)
+            return verdict
         verdict.status = VERIFIED
         verdict.source = (SOURCE_VECTOR_STORE if indexed and indexed(
             mention.act_code, result.section_number) else SOURCE_CANONICAL_TABLE)
         verdict.reason = f"{label} exists: {result.title} (source: {verdict.source})."
-        if result.section_status and result.section_status != "in_force":
+        if gone is not None:
+            verdict.reason += f" It was in force on {as_of}: {gone.describe()}."
+        elif result.section_status and result.section_status != "in_force":
             verdict.reason += f" Section status: {result.section_status}."
         if mention.act_code in REPEALED_BY:
             cutoff, _ = self.commencement[mention.act_code]
@@ -491,6 +503,22 @@ def cites_several(mentions: list[StatuteMention]) -> set[tuple[int, int]]:
         cited.setdefault((mention.group_start, mention.group_end), set()).add(
             (mention.act_code, mention.section))
     return {span for span, sections in cited.items() if len(sections) > 1}
+
+
+def _not_in_force(label: str, gone: Omission, as_of: date | None) -> str:
+    """Why a section its Act dropped, or the Court struck down, is not verified for the
+    conduct's date (today when none is given)."""
+    if gone.kind == STRUCK_DOWN:
+        return (f"{label} is not law: it was {gone.describe()}. A section struck down is "
+                "void, for conduct on any date: do not cite it as law.")
+    if gone.effective is None:
+        return (f"{label} is no longer law: {gone.describe()}. When it stopped being law is "
+                "not recorded, so it cannot be verified for any date.")
+    if as_of is not None:
+        return (f"{label} was {gone.describe()}, so it was not law on {as_of}. A person must "
+                "check what, if anything, replaced it.")
+    return (f"{label} is no longer law: {gone.describe()}. It applies only to conduct before "
+            f"{gone.effective}: give the date of the conduct to verify it for such conduct.")
 
 
 def _names(links: list[dict]) -> str:
