@@ -144,3 +144,43 @@ def test_heading_without_text_is_quarantined_not_served(tmp_path):
     assert [s.section_number for s in sections] == ["2"]
     assert [(q.section_number, q.reason, q.source_line) for q in quarantined] == [
         ("1", "section_text_missing", 8)]
+
+
+@pytest.mark.parametrize(("heading", "text", "status"), [
+    ("## Section 3 - Duties of the Board.", "The Board shall keep accounts.", "in_force"),
+    ("## Section 4 - [Omitted.].", "^1[4. Omitted by Act 68 of 1976.]", "omitted"),
+    # the title kept, the text only the note that dropped the section
+    ("## Section 19 - Composition of Appellate Tribunal.",
+     "19. [Composition of Appellate Tribunal.] Omitted by the Finance Act, 2017 (7 of 2017), "
+     "s. 170 (w.e.f. 26-5-2017).", "omitted"),
+    ("## Section 38 - Repeal.", "[Repeal.] Rep. by the Repealing and Amending Act, 1964.",
+     "repealed"),
+    ("## Section 48 - Omi tted.", "[Power to remove difficulties] Omitted by the State Bank of "
+     "India (Amendment) Act, 1964 (35 of 1964), s.15 (w.e.f. 1-12-1964).", "omitted"),
+    # a note about words, inside a section in force, drops nothing
+    ("## Section 5 - Penalty.", "Whoever contravenes this Act shall be punished. The words "
+     "\"or fine\" were omitted by Act 5 of 1990.", "in_force"),
+])
+def test_a_section_whose_text_is_the_note_that_dropped_it_is_not_in_force(
+        tmp_path, heading, text, status):
+    body = f"{FRONT}{heading}\n\n{text}\n"
+    doc = read_act(write_act(tmp_path, "the-sample-act-2001", body.encode()), tmp_path)
+    sections, _ = parse_section_headings(doc, "SA_2001")
+    assert [s.status for s in sections] == [status]
+
+
+def test_an_article_whose_text_is_the_note_that_dropped_it_is_repealed(tmp_path):
+    from nyaya.statutes.structured import read_constitution
+
+    rel = "statutes/constitution/indian_constitution.json"
+    (tmp_path / rel).parent.mkdir(parents=True)
+    (tmp_path / rel).write_text(json.dumps([
+        {"article": 21, "title": "Protection of life and personal liberty", "part": 3,
+         "description": "No person shall be deprived of his life or personal liberty except "
+                        "according to procedure established by law."},
+        {"article": 31, "title": "Compulsory acquisition of property", "part": 3,
+         "description": "[Compulsory acquisition of property.] Rep. by the Constitution "
+                        "(Forty-fourth Amendment) Act, 1978, s. 6 (w.e.f. 20-6-1979)."}]))
+    collected = read_constitution(tmp_path, rel, "COI")
+    assert [(s.section_number, s.status) for s in collected.sections] == [
+        ("21", "in_force"), ("31", "repealed")]

@@ -21,6 +21,7 @@ from nyaya.statutes.model import (
     SectionRecord,
     SourceLine,
 )
+from nyaya.statutes.omissions import stub_status
 
 PART_FILE = re.compile(r"^part-(\d{3})\.md$")
 SECTION_HEADING = re.compile(
@@ -136,10 +137,10 @@ def read_title(act_dir: Path, corpus_root: Path) -> str | None:
         return None
 
 
-def _status(title: str) -> str:
+def _status(title: str, text: str) -> str:
     if OMITTED_TITLE.match(title):
         return REPEALED if title.lower().lstrip("[ ").startswith("repealed") else OMITTED
-    return IN_FORCE
+    return stub_status(text) or IN_FORCE
 
 
 def _number_and_title(number: str, title: str, body: list[str]) -> tuple[str, str]:
@@ -178,7 +179,7 @@ def parse_section_headings(doc: ActDocument, act_code: str) -> tuple[list[Sectio
             chapter_number=None,
             chapter_title=None,
             footnotes="\n".join(note_lines).strip(),
-            status=_status(title),
+            status=_status(title, text),
             extraction_confidence=1.0,
             source_file=current["file"],
             source_line=current["line"],

@@ -27,6 +27,7 @@ from nyaya.statutes.model import (
     SectionRecord,
     SourceLine,
 )
+from nyaya.statutes.omissions import stub_status
 
 CONFIDENCE_TITLE_MATCH = 0.8  # body heading agrees with the arrangement entry
 CONFIDENCE_NUMBER_MATCH = 0.6  # only the number, in the arrangement's order
@@ -86,8 +87,6 @@ HEADING_END_AFTER_STOP = re.compile(r"\.\s*(?:[―—–]+|-{2,})")
 BRACKETED_MARKER = re.compile(r"\d{1,3}\s*\[")
 SMALL_CAPS = re.compile(r"\b([A-Z]) (?=[A-Z]{2,}\b)")
 OMITTED_TITLE = re.compile(r"^(?:omitted|repealed|rep$)")
-STUB_REPEALED = re.compile(r"(?:^|\]\s*\.?)\s*[―—–]?\s*Rep(?:ealed)?\.? by")
-STUB_OMITTED = re.compile(r"(?:^|\]\s*\.?|\d\s?[A-Z]{0,4}\.)\s*[―—–]?\s*Omitted by")
 ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 
 
@@ -603,12 +602,7 @@ def _status(title: str, arrangement_title: str, text: str) -> str:
     for probe in (_norm(title), _norm(arrangement_title)):
         if OMITTED_TITLE.match(probe):
             return REPEALED if probe.startswith("rep") else OMITTED
-    if len(text) < 400:
-        if STUB_REPEALED.search(text):
-            return REPEALED
-        if STUB_OMITTED.search(text):
-            return OMITTED
-    return IN_FORCE
+    return stub_status(text) or IN_FORCE
 
 
 def _trailing(body: list[_Line], starts: list[_Start], act_code: str) -> Quarantined | None:

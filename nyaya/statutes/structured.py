@@ -20,6 +20,7 @@ from nyaya.statutes.model import (
     Quarantined,
     SectionRecord,
 )
+from nyaya.statutes.omissions import stub_status
 
 ROMAN = [(1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
          (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]
@@ -91,6 +92,8 @@ class _Collector:
         self._seen[key] = line
         if OMITTED_TEXT.match(title) or OMITTED_TEXT.match(text):
             status = OMITTED
+        elif status == IN_FORCE:
+            status = stub_status(text) or status
         self.sections.append(SectionRecord(
             act_code=self.act_code, section_number=number, title=title.strip().rstrip("."),
             text=text, chapter_number=chapter, chapter_title=chapter_title, footnotes="",
