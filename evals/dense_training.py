@@ -20,7 +20,6 @@ import argparse
 import dataclasses
 import functools
 import hashlib
-import random
 import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -147,12 +146,20 @@ def case_passages(settings: Settings) -> list[tuple[str, CitingPassage]]:
 def context_pairs(passages: Iterable[tuple[str, CitingPassage]], sections: Mapping[str, str],
                   trains_on: Callable[[str], bool], count: int = CONTEXT_PAIRS
                   ) -> tuple[list[str], list[str]]:
-    """(passage texts, section texts): `count` pairs drawn (seeded) from the `passages` of the
-    cases `trains_on` accepts, each paired with every section of `sections` it cites."""
-    pairs = [(passage.text, sections[section]) for case, passage in passages if trains_on(case)
-             for section in sorted(passage.targets) if section in sections]
-    random.Random(0).shuffle(pairs)
-    return [text for text, _ in pairs[:count]], [section for _, section in pairs[:count]]
+    """(passage texts, section texts): `count` pairs drawn from the `passages` of the cases
+    `trains_on` accepts, each paired with every section of `sections` it cites. A pair is drawn
+    by the hash of its passage and section, not by a shuffle of them all: a table change that
+    adds or removes a few pairs leaves the rest of the draw as it was (a shuffle redrew all
+    20,000 when 117 sections left the in-force set, and the encoder's held-out MAP moved by
+    0.03)."""
+    pairs = sorted(((_draw_key(passage.text, section), passage.text, section)
+                    for case, passage in passages if trains_on(case)
+                    for section in passage.targets if section in sections))[:count]
+    return [text for _, text, _ in pairs], [sections[section] for _, _, section in pairs]
+
+
+def _draw_key(text: str, section: str) -> bytes:
+    return hashlib.sha256(f"{section}\t{text}".encode()).digest()
 
 
 def train(settings: Settings, log: Callable[[str], None] = print,

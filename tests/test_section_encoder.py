@@ -9,9 +9,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evals.dense_training import distilled_static, tokenized_once, train_model, training_pairs
+from evals.dense_training import (
+    context_pairs,
+    distilled_static,
+    tokenized_once,
+    train_model,
+    training_pairs,
+)
 from evals.relevance import JudgedQuery
 from evals.splits import is_trained
+from nyaya.retrieval.citing_contexts import CitingPassage
 from nyaya.retrieval.retrievers import EncodedDense, Query
 from nyaya.retrieval.section_encoder import SectionEncoder, section_texts
 from nyaya.settings import Settings
@@ -211,3 +218,28 @@ def test_resources_without_a_loader_refuse_what_needs_it(needed, loader, message
         getattr(resources, needed)
     setattr(resources, loader, lambda *given: ("built", given))
     assert getattr(resources, needed)[0] == "built"
+
+
+def _passages(count: int) -> list[tuple[str, CitingPassage]]:
+    return [(f"case-{i % 7}", CitingPassage(f"j{i}", 0, 10, f"passage {i} about debt",
+                                           frozenset({f"A:{i % 5}", f"A:{i % 3}"})))
+            for i in range(count)]
+
+
+def test_context_pairs_draw_is_stable_when_a_few_pairs_leave():
+    """A pair is drawn by its own hash: sections leaving the in-force set take out their pairs
+    and leave every other drawn pair drawn (a shuffle of all of them redrew the lot)."""
+    sections = {f"A:{n}": f"section {n}" for n in range(5)}
+    trains = {f"case-{n}" for n in range(5)}  # cases 5 and 6 are held out
+    texts, cited = context_pairs(_passages(60), sections, trains.__contains__, count=30)
+    assert len(texts) == len(cited) == 30
+    owners = {int(text.split()[1]) % 7 for text in texts}
+    assert owners <= set(range(5))  # no held-out case's passage
+    drawn = set(zip(texts, cited, strict=True))
+    fewer = {key: text for key, text in sections.items() if key != "A:4"}
+    texts2, cited2 = context_pairs(_passages(60), fewer, trains.__contains__, count=30)
+    again = set(zip(texts2, cited2, strict=True))
+    assert "section 4" not in cited2
+    assert {pair for pair in drawn if pair[1] != "section 4"} <= again
+    # the same inputs, the same draw, in the same order
+    assert context_pairs(_passages(60), sections, trains.__contains__, count=30) == (texts, cited)
