@@ -86,6 +86,9 @@ class LookupResult:
     extraction_confidence: float | None = None
     text_preview: str | None = None
     reason: str | None = None
+    #: why the corpus lacks a section that exists in law (nyaya/facts/known_gaps.yaml): not
+    #: found here, but not invented either
+    known_gap: str | None = None
     successors: list[dict] = field(default_factory=list)
     predecessors: list[dict] = field(default_factory=list)
 
@@ -210,6 +213,8 @@ class StatuteLookup:
             gap = known_gaps().get(key)
             if gap:
                 result.reason += f" (it exists in law but the corpus lacks it: {gap})"
+                result.known_gap = gap
+                result.successors = list(self.successors.get(key, []))
             return result
         result.status = VERIFIED
         result.section_number = row["section_number"]

@@ -623,3 +623,23 @@ def test_lookup_says_why_a_section_is_no_longer_law():
     assert block.split("Section status: ")[1].splitlines()[0].endswith("; no longer law")
     # a section of a repealed code is the code's repeal, said by its successor, not an omission
     assert checker.lookup.lookup("Section 302 IPC").omission is None
+
+
+@pytest.mark.parametrize(("as_of", "status", "says"), [
+    (None, "UNVERIFIABLE", "exists in law, but the corpus lacks its text (ipc_sections.jsonl "
+     "holds 585 sections and lacks 171I"),
+    (date(2023, 1, 1), "UNVERIFIABLE", "check it against the official text"),
+    (date(2025, 1, 1), STALE, "cite its successor: BNS_2023 s.176"),
+])
+def test_a_section_the_corpus_lacks_is_unverifiable_not_invented(as_of, status, says):
+    """IPC 171I exists in law but not in the corpus's IPC (nyaya/facts/known_gaps.yaml): it is
+    never NOT_FOUND, which would call a real section invented; for conduct after the repeal it
+    is STALE like any IPC section, with its successor from the transition map."""
+    checker = StatuteChecker(REGISTRY, SECTIONS, [*TRANSITIONS, _link("171I", "176")])
+    verdict = _one("Failure to keep election accounts is punishable under Section 171I IPC.",
+                   checker, as_of=as_of)
+    assert verdict.status == status and says in verdict.reason, verdict.reason
+    assert _successors(verdict) == [("BNS_2023", "176")]  # a repealed code's, either way
+    report = verify_text("Failure to keep election accounts is punishable under Section 171I "
+                         "IPC.", checker, as_of=as_of)
+    assert report.overall == UNVERIFIED  # nothing verified survives

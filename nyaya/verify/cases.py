@@ -66,10 +66,10 @@ from nyaya.verify.model import (
     FOUND,
     NAME_MISMATCH,
     OVERRULED,
+    UNVERIFIABLE,
     CitationVerdict,
 )
 
-UNVERIFIABLE = "UNVERIFIABLE"  # plausible, but in no source we hold: check before relying on it
 SOURCE_CORPUS = "corpus judgment"
 SOURCE_REGISTRY = "SC registry"
 HELD = "registry: INSC/SCR 1990–2025; corpus headers"

@@ -13,6 +13,10 @@ STALE = "STALE"  # a repealed code cited for conduct on or after its repeal
 # omitted or repealed within its Act, or struck down: not law on the conduct's date (today
 # when none is given); the reason quotes the note that dropped it
 NOT_IN_FORCE = "NOT_IN_FORCE"
+# a statute that exists in law but whose text the corpus lacks (nyaya/facts/known_gaps.yaml),
+# or a case plausible but in no source we hold: check it before relying on it; not removed as
+# invented, but not verified either
+UNVERIFIABLE = "UNVERIFIABLE"
 # case verdicts
 FOUND = "FOUND"
 NAME_MISMATCH = "NAME_MISMATCH"  # the citation exists but belongs to another case

@@ -72,6 +72,7 @@ from nyaya.verify.model import (
     SOURCE_CANONICAL_TABLE,
     SOURCE_VECTOR_STORE,
     STALE,
+    UNVERIFIABLE,
     VERIFIED,
     CitationVerdict,
 )
@@ -264,6 +265,15 @@ class StatuteChecker:
             else None
         result = self.lookup.resolve(ParsedCitation(
             verdict.text, mention.act_code, mention.section, mention.unit, problem))
+        if not result.found and result.known_gap:
+            label = provision_label(mention.act_code, mention.section, mention.unit)
+            if self._stale(verdict, label, result, as_of):
+                return verdict
+            verdict.status = UNVERIFIABLE
+            verdict.reason = (f"{label} exists in law, but the corpus lacks its text "
+                              f"({result.known_gap}), so it cannot be verified here: check it "
+                              "against the official text before relying on it.")
+            return verdict
         if not result.found:
             verdict.reason = f"{result.reason}: the section does not exist there; {REMOVE}."
             return verdict
@@ -276,17 +286,8 @@ class StatuteChecker:
         if sibling:
             return self._sibling_verdict(verdict, result, sibling)
         label = provision_label(mention.act_code, result.section_number, mention.unit)
-        if mention.act_code in REPEALED_BY:
-            verdict.successors = list(result.successors)
-            successors = _names(result.successors) or "none recorded in the transition map"
-            cutoff, origin = self.commencement[mention.act_code]
-            if as_of is not None and as_of >= cutoff:
-                verdict.status = STALE
-                verdict.reason = (
-                    f"{label} ({result.title}) belongs to a code repealed on {cutoff} "
-                    f"({origin}); for conduct on {as_of} cite its successor: {successors}. "
-                    "A person must check the successor before citing it.")
-                return verdict
+        if self._stale(verdict, label, result, as_of):
+            return verdict
         gone = result.omission
         if gone is not None and not gone.in_force_on(as_of):
             verdict.status = NOT_IN_FORCE
@@ -307,6 +308,25 @@ class StatuteChecker:
             verdict.reason += (f" Repealed code: {when}; successor: "
                                f"{_names(result.successors) or 'none recorded'}.")
         return verdict
+
+    def _stale(self, verdict: CitationVerdict, label: str, result: LookupResult,
+               as_of: date | None) -> bool:
+        """Make the verdict STALE, naming the successors, when it cites a repealed code for
+        conduct on or after its repeal; whether it did. A repealed code's section is given
+        its successors either way."""
+        if result.act_code not in REPEALED_BY:
+            return False
+        verdict.successors = list(result.successors)
+        cutoff, origin = self.commencement[result.act_code]
+        if as_of is None or as_of < cutoff:
+            return False
+        successors = _names(result.successors) or "none recorded in the transition map"
+        title = f" ({result.title})" if result.title else ""
+        verdict.status = STALE
+        verdict.reason = (f"{label}{title} belongs to a code repealed on {cutoff} ({origin}); "
+                          f"for conduct on {as_of} cite its successor: {successors}. A person "
+                          "must check the successor before citing it.")
+        return True
 
     def _false_friend(self, text: str, mention: StatuteMention,
                       result: LookupResult) -> _FalseFriend | None:
