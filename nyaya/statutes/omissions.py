@@ -86,7 +86,7 @@ def omission(status: str, text: str | None, footnotes: str | None,
     notes = [" ".join(part.split()) for part in FOOTNOTE.split(footnotes or "") if part.strip()]
     struck = next((n for n in notes if STRUCK.search(n) and _names_section(n, section_number)),
                   None)
-    note = struck or _note_in(body) or next((_note_in(n) for n in notes if _note_in(n)), None)
+    note = struck or _note_in(body) or next(filter(None, map(_note_in, notes)), None)
     kind = STRUCK_DOWN if struck else status
     return Omission(kind, note, _effective(note) if note else None)
 

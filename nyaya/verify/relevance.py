@@ -223,7 +223,7 @@ def index_sections(settings: Settings) -> BM25Retriever:
     """Index every section of the sections table as the judge reads it and keep the index in
     `section_index_dir`, for every later process to load (about 5 s of the 37,464
     sections)."""
-    sections = read_table(settings.table_path("sections"))[["title", "text"]]
+    sections = read_table(settings.table_path("sections"), ["title", "text"])
     index = _section_index(tuple(section_texts(records(sections))), None)
     index.save(section_index_dir(settings.warehouse), section_index_stamp(index.texts))
     return index
@@ -519,9 +519,9 @@ def judgment_citers(settings: Settings) -> Citers:
 def judge_tables(settings: Settings) -> tuple[list[dict], list[dict], list[dict]]:
     """The sections (the columns the judge reads), the Act registry and the transition map;
     FileNotFoundError when they are not built."""
-    sections = read_table(settings.table_path("sections"))
-    columns = ["act_code", "section_number", "title", "text"]
-    return (records(sections[columns]), records(read_table(settings.table_path("act_registry"))),
+    sections = read_table(settings.table_path("sections"),
+                          ["act_code", "section_number", "title", "text"])
+    return (records(sections), records(read_table(settings.table_path("act_registry"))),
             records(read_table(settings.table_path("law_transition_map"))))
 
 

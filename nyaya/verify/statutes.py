@@ -265,16 +265,9 @@ class StatuteChecker:
             else None
         result = self.lookup.resolve(ParsedCitation(
             verdict.text, mention.act_code, mention.section, mention.unit, problem))
-        if not result.found and result.known_gap:
-            label = provision_label(mention.act_code, mention.section, mention.unit)
-            if self._stale(verdict, label, result, as_of):
-                return verdict
-            verdict.status = UNVERIFIABLE
-            verdict.reason = (f"{label} exists in law, but the corpus lacks its text "
-                              f"({result.known_gap}), so it cannot be verified here: check it "
-                              "against the official text before relying on it.")
-            return verdict
         if not result.found:
+            if result.known_gap:
+                return self._known_gap_verdict(verdict, mention, result, as_of)
             verdict.reason = f"{result.reason}: the section does not exist there; {REMOVE}."
             return verdict
         verdict.section_number = result.section_number
@@ -307,6 +300,18 @@ class StatuteChecker:
                     else f"in force on {as_of}")
             verdict.reason += (f" Repealed code: {when}; successor: "
                                f"{_names(result.successors) or 'none recorded'}.")
+        return verdict
+
+    def _known_gap_verdict(self, verdict: CitationVerdict, mention: StatuteMention,
+                           result: LookupResult, as_of: date | None) -> CitationVerdict:
+        """A section that exists in law but not in the corpus: STALE when its repealed code's
+        rule says so, else UNVERIFIABLE, never NOT_FOUND (it is not invented)."""
+        label = provision_label(mention.act_code, mention.section, mention.unit)
+        if not self._stale(verdict, label, result, as_of):
+            verdict.status = UNVERIFIABLE
+            verdict.reason = (f"{label} exists in law, but the corpus lacks its text "
+                              f"({result.known_gap}), so it cannot be verified here: check it "
+                              "against the official text before relying on it.")
         return verdict
 
     def _stale(self, verdict: CitationVerdict, label: str, result: LookupResult,
