@@ -16,6 +16,7 @@ from nyaya.lookup import StatuteLookup, read_sections, render_block
 from nyaya.settings import Settings
 from nyaya.statutes.registry import alias_index_from_rows
 from nyaya.tables import read_table
+from nyaya.verify.model import VERIFIED
 
 
 def load_lookup(settings: Settings) -> StatuteLookup:
@@ -43,7 +44,7 @@ def _lookup(args: argparse.Namespace) -> int:
         print(json.dumps(found[0] if len(found) == 1 else found, ensure_ascii=False, indent=2))
     else:
         print("\n\n".join(render_block(result) for result in results))
-    return 0 if all(result.found for result in results) else 1
+    return 0 if all(result.status == VERIFIED for result in results) else 1
 
 
 def citations_of(words: list[str]) -> list[str]:

@@ -15,12 +15,11 @@ from pathlib import Path
 import pandas as pd
 
 from nyaya.statutes.indiacode import normalize_section_number
-from nyaya.statutes.omissions import Omission, omission
+from nyaya.statutes.omissions import STRUCK_DOWN, Omission, omission
 from nyaya.statutes.registry import AliasIndex, known_gaps
 from nyaya.tables import read_table
+from nyaya.verify.model import NOT_FOUND, NOT_IN_FORCE, UNVERIFIABLE, VERIFIED
 
-VERIFIED = "VERIFIED"
-NOT_FOUND = "NOT_FOUND"
 DOUBLED_STOP = re.compile(r"(?<!\.)\.\.(?=\s|$)")  # "fine.. (2)", not an ellipsis "..."
 CONSTITUTION = "COI"  # its curated act code (nyaya/facts/acts.yaml): numbered in Articles
 
@@ -68,6 +67,9 @@ class ParsedCitation:
 
 @dataclass
 class LookupResult:
+    #: VERIFIED (in the table and law today), NOT_IN_FORCE (in the table, but its Act dropped
+    #: it or the Court struck it down), UNVERIFIABLE (in law, its text not in the corpus) or
+    #: NOT_FOUND; a section of a wholly repealed code is VERIFIED, its successors beside it
     status: str
     query: str
     act_code: str | None
@@ -94,7 +96,8 @@ class LookupResult:
 
     @property
     def found(self) -> bool:
-        return self.status == VERIFIED
+        """Whether the sections table holds it, in force or not."""
+        return self.status in (VERIFIED, NOT_IN_FORCE)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -213,6 +216,7 @@ class StatuteLookup:
             gap = known_gaps().get(key)
             if gap:
                 result.reason += f" (it exists in law but the corpus lacks it: {gap})"
+                result.status = UNVERIFIABLE
                 result.known_gap = gap
                 result.successors = list(self.successors.get(key, []))
             return result
@@ -227,6 +231,9 @@ class StatuteLookup:
         if not _text(act.get("repealed_on")):
             result.omission = omission(row["status"], row.get("text"), row.get("footnotes"),
                                        row["section_number"])
+            if result.omission is not None:  # read as today's law: no date is given
+                result.status = NOT_IN_FORCE
+                result.reason = f"{result.omission.describe()}; no longer law"
         result.extraction_confidence = row["extraction_confidence"]
         result.text_preview = self._preview(key, row)
         result.successors = list(self.successors.get(key, []))
@@ -253,18 +260,34 @@ def _merge_link(links: list[dict], act_code: str, section: str, row: dict) -> No
 
 
 def render_block(result: LookupResult) -> str:
-    """The human-readable VERIFIED / NOT_FOUND block for a person looking a citation up (the
-    layout of the citation-verification flow specification; `nyaya verify` words its action
-    for a model's answer instead)."""
+    """The human-readable block for a person looking a citation up (the layout of the
+    citation-verification flow specification; `nyaya verify` words its action for a model's
+    answer instead). Only a section that is law today is headed VERIFIED."""
     cited = provision_label(result.act_code, result.section_number, result.unit)
+    if result.status == UNVERIFIABLE:
+        return "\n".join([
+            f"CITATION NOT VERIFIABLE HERE: {cited}",
+            f"Status: UNVERIFIABLE — it exists in law, but the corpus lacks its text "
+            f"({result.known_gap}).",
+            "Check it against the official text before relying on it.",
+            *_successor_lines(result)])
     if not result.found:
         return (f"CITATION NOT VERIFIED: {cited}\n"
                 f"Status: NOT_FOUND — {result.reason}.\n"
                 "Do not cite it as written: check the Act and the section number against the "
                 "statute.")
+    if result.status == NOT_IN_FORCE:
+        dated = result.omission.effective and result.omission.kind != STRUCK_DOWN
+        header = [f"CITATION NOT IN FORCE: {cited}",
+                  f"Status: NOT_IN_FORCE — {result.reason} (source: canonical sections table).",
+                  "Do not cite it as today's law"
+                  + ("; for conduct before that date, `nyaya verify --as-of` judges it."
+                     if dated else ".")]
+    else:
+        header = [f"CITATION VERIFIED: {cited}",
+                  "Status: VERIFIED (source: canonical sections table)"]
     lines = [
-        f"CITATION VERIFIED: {cited}",
-        "Status: VERIFIED (source: canonical sections table)",
+        *header,
         "",
         f"Section: {result.section_number} — {result.title}",
         f"Act: {result.act_title} ({result.act_code})",
@@ -273,17 +296,21 @@ def render_block(result: LookupResult) -> str:
     if result.chapter_number:
         lines.append(f"Chapter: {result.chapter_number}"
                      + (f" — {result.chapter_title}" if result.chapter_title else ""))
-    if result.omission is not None:
-        lines.append(f"Section status: {result.omission.describe()}; no longer law")
-    elif result.section_status != "in_force":
+    if result.omission is None and result.section_status != "in_force":
         lines.append(f"Section status: {result.section_status}")
     if result.extraction_confidence is not None and result.extraction_confidence < 1.0:
         lines.append(f"Extraction confidence: {result.extraction_confidence:.2f} "
                      "(recovered from page text; check the source)")
+    lines.extend(_successor_lines(result))
+    lines.append(f"Text (preview): {result.text_preview}")
+    return "\n".join(lines)
+
+
+def _successor_lines(result: LookupResult) -> list[str]:
+    lines = []
     for link in result.successors:
         units = f" [{', '.join(link['units'])}]" if link["units"] else ""
         flag = " (mapping tables disagree)" if link["disagreement"] else ""
         successor = provision_label(link["act_code"], link["section_number"])
         lines.append(f"Successor: {successor}{units} ({link['relation']}){flag}")
-    lines.append(f"Text (preview): {result.text_preview}")
-    return "\n".join(lines)
+    return lines

@@ -322,6 +322,11 @@ def test_rrf_offline_and_inside_qdrant_agree_on_real_queries(main_run):
     (["s. 302 IPC"], 0, "VERIFIED", {"act_code": "IPC_1860", "section_number": "302"}),
     (["Article 21"], 0, "VERIFIED", {"act_code": "COI", "section_number": "21"}),
     (["BNS 999"], 1, "NOT_FOUND", {"act_code": "BNS_2023", "section_number": "999"}),
+    # struck down in 2015 (India Code's footnote); in the table, but not law
+    (["s. 66A IT Act"], 1, "NOT_IN_FORCE", {"act_code": "ITA_2000", "section_number": "66A"}),
+    # in law since 2009, but crpc.json lacks it: not invented, not verifiable here
+    (["Section 41A CrPC"], 1, "UNVERIFIABLE", {"act_code": "CrPC_1973",
+                                               "section_number": "41A"}),
 ])
 def test_lookup_cli(main_run, citation, code, status, expected):
     data_dir, _ = main_run

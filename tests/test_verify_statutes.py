@@ -614,15 +614,34 @@ def test_a_section_no_longer_law_is_not_verified_for_conduct_after_it(text, as_o
         assert f"Status: NOT_IN_FORCE — {verdict.reason}" in render_blocks(report)
 
 
-def test_lookup_says_why_a_section_is_no_longer_law():
+@pytest.mark.parametrize(("citation", "status", "header", "says"), [
+    ("Section 24 of the Hindu Succession Act", "NOT_IN_FORCE", "CITATION NOT IN FORCE: ",
+     "omitted from 2005-09-09 ([Certain widows"),
+    ("Section 66A of the IT Act", "NOT_IN_FORCE", "CITATION NOT IN FORCE: ",
+     "struck down (Section 66A has been struck down"),
+    ("Section 8 of the Hindu Succession Act", VERIFIED, "CITATION VERIFIED: ",
+     "General rules of succession"),
+    # a repealed code's section is the code's repeal, said by its successor, not an omission
+    ("Section 302 IPC", VERIFIED, "CITATION VERIFIED: ", "Successor: BNS_2023 s.103"),
+    ("Section 171I IPC", "UNVERIFIABLE", "CITATION NOT VERIFIABLE HERE: ",
+     "lacks 171I"),
+    ("Section 999 IPC", "NOT_FOUND", "CITATION NOT VERIFIED: ", "IPC_1860 has no section 999"),
+])
+def test_lookup_heads_verified_only_what_is_law_today(citation, status, header, says):
+    """`nyaya lookup` is read by a person deciding whether to cite: a section the Act dropped
+    or the Court struck down is not headed VERIFIED, nor is one whose text we do not hold."""
     from nyaya.lookup import render_block
 
     checker = StatuteChecker(REGISTRY + NO_LONGER_LAW_ACTS, SECTIONS + NO_LONGER_LAW, TRANSITIONS)
-    block = render_block(checker.lookup.lookup("Section 24 of the Hindu Succession Act"))
-    assert "Section status: omitted from 2005-09-09 ([Certain widows" in block
-    assert block.split("Section status: ")[1].splitlines()[0].endswith("; no longer law")
-    # a section of a repealed code is the code's repeal, said by its successor, not an omission
-    assert checker.lookup.lookup("Section 302 IPC").omission is None
+    result = checker.lookup.lookup(citation)
+    block = render_block(result)
+    assert result.status == status and block.startswith(header) and says in block, block
+    assert result.found == (status in (VERIFIED, "NOT_IN_FORCE"))
+    assert (result.omission is not None) == (status == "NOT_IN_FORCE")
+    if status == "NOT_IN_FORCE":  # said once, in the status line; a dated omission points
+        # to --as-of, a struck-down section has no date before which it was law
+        assert "Section status:" not in block
+        assert ("--as-of" in block) == ("omitted" in block)
 
 
 @pytest.mark.parametrize(("as_of", "status", "says"), [
