@@ -67,9 +67,11 @@ def _module_file(name: str, root: Path, packages: tuple[str, ...]) -> Path | Non
     return None
 
 
-def _imported_modules(path: Path, package: str) -> set[str]:
-    """Every module a file imports, relative imports resolved against its package."""
+def _read_module(path: Path, package: str) -> tuple[set[str], set[str]]:
+    """Every module a file imports, relative imports resolved against its package, and every
+    string literal it holds (the names of the data files it may open)."""
     names: set[str] = set()
+    literals: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
@@ -79,18 +81,23 @@ def _imported_modules(path: Path, package: str) -> set[str]:
             module = ".".join(part for part in (stem, node.module or "") if part)
             names.add(module)
             names.update(f"{module}.{alias.name}" for alias in node.names)
-    return names
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            literals.add(node.value)
+    return names, literals
 
 
 def source_fingerprint(module: str, root: Path = PROJECT_ROOT,
                        packages: tuple[str, ...] = PROJECT_PACKAGES) -> str:
     """sha256 over the source of a project module and of every project module it imports,
-    transitively, plus the data files (facts, query sets, configs, labels) under the packages
-    it touches.
+    transitively, plus the data files (facts, query sets, configs, labels) it may read: those
+    under the packages it imports as packages, and any project data file that one of those
+    modules names ("acts.yaml", read through `resources.files("nyaya.facts")`, from a folder
+    that is no package and so is imported by nobody).
 
     Used as a Dagster code version: an asset is stale exactly when code or facts it runs on
     changed, and stays fresh when unrelated code changed."""
     seen: dict[str, Path] = {}
+    named: set[str] = set()
     pending = [module]
     while pending:
         name = pending.pop()
@@ -99,13 +106,20 @@ def source_fingerprint(module: str, root: Path = PROJECT_ROOT,
             continue
         seen[name] = path
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        pending.extend(_imported_modules(path, package))
+        imported, literals = _read_module(path, package)
+        pending.extend(imported)
+        named |= literals
     files = set(seen.values())
     for package_init in [p for p in seen.values() if p.name == "__init__.py"]:
-        files.update(p for p in package_init.parent.rglob("*")
-                     if p.suffix in DATA_SUFFIXES and p.is_file())
+        files.update(_data_files(package_init.parent))
+    files.update(path for package in packages for path in _data_files(root / package)
+                 if path.name in named)
     digest = hashlib.sha256()
     for path in sorted(files):
         digest.update(str(path.relative_to(root)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def _data_files(folder: Path) -> list[Path]:
+    return [p for p in folder.rglob("*") if p.suffix in DATA_SUFFIXES and p.is_file()]

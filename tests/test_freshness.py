@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 
 from assets import sources, statutes
-from nyaya.provenance import source_fingerprint
+from nyaya.provenance import PROJECT_PACKAGES, source_fingerprint
+from nyaya.settings import PROJECT_ROOT
 from nyaya.statutes.ingest import source_fingerprints
 from pipelines.cli import main
 from pipelines.freshness import (
@@ -161,6 +162,13 @@ PACKAGE = {
     "pkg/deep.py": "value = 1\n",
     "pkg/unrelated.py": "other = 2\n",
     "pkg/facts/acts.yaml": "acts: []\n",
+    # the project's layout: modules imported by dotted name only (`pkg/__init__.py` never
+    # named), a facts folder that is no package, read by the file's name
+    "pkg/sub/__init__.py": "",
+    "pkg/sub/reader.py": "from pkg.sub.terms import FILE\n",
+    "pkg/sub/terms.py": 'FILE = "terms.yaml"  # resources.files("pkg.data").joinpath(FILE)\n',
+    "pkg/data/terms.yaml": "concepts: []\n",
+    "pkg/data/other.yaml": "unread: []\n",
 }
 
 
@@ -177,6 +185,42 @@ def test_code_version_follows_exactly_the_code_an_asset_module_runs(tmp_path, ed
     path = tmp_path / edited
     path.write_text(path.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
     assert (source_fingerprint("pkg.stage", tmp_path, ("pkg",)) != before) is changes
+
+
+@pytest.mark.parametrize(("edited", "changes"), [
+    ("pkg/data/terms.yaml", True),   # a facts file a module it runs names
+    ("pkg/sub/terms.py", True),
+    ("pkg/data/other.yaml", False),  # facts nothing it runs names
+    ("pkg/facts/acts.yaml", False),  # under `pkg`, which it never imports as a package
+])
+def test_code_version_follows_the_facts_files_a_module_names(tmp_path, edited, changes):
+    """Until 2026-12-05 a facts file read by name from nyaya/facts (no package, so imported by
+    nobody) was in no asset's code version: an edit of legal_terms.yaml or acts.yaml left every
+    asset fresh."""
+    write_package(tmp_path, PACKAGE)
+    before = source_fingerprint("pkg.sub.reader", tmp_path, ("pkg",))
+    path = tmp_path / edited
+    path.write_text(path.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    assert (source_fingerprint("pkg.sub.reader", tmp_path, ("pkg",)) != before) is changes
+
+
+ASSET_MODULES = ("assets.sources", "assets.statutes", "assets.judgments", "assets.indexes",
+                 "assets.evaluation")
+
+
+@pytest.mark.parametrize(("facts_file", "stale"), [
+    ("legal_terms.yaml", {"assets.evaluation"}),  # read by the retrieval configs only
+    ("acts.yaml", set(ASSET_MODULES) - {"assets.sources"}),  # the registry: everything built
+])
+def test_editing_a_facts_file_makes_exactly_its_readers_stale(tmp_path, facts_file, stale):
+    """On a copy of the project's packages: which assets' code versions a facts edit moves."""
+    for package in PROJECT_PACKAGES:
+        shutil.copytree(PROJECT_ROOT / package, tmp_path / package,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    before = {m: source_fingerprint(m, tmp_path) for m in ASSET_MODULES}
+    path = tmp_path / "nyaya" / "facts" / facts_file
+    path.write_text(path.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    assert {m for m in ASSET_MODULES if source_fingerprint(m, tmp_path) != before[m]} == stale
 
 
 def test_the_corpus_sensor_builds_only_changed_partitions_then_ingests(pipeline, monkeypatch):
