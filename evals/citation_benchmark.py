@@ -400,10 +400,12 @@ def _titled(words: str) -> str:
         low = word.lower()
         if i and low in LOWER_WORDS:
             out.append(low)
-        else:  # "SINGH" -> "Singh", "COMMR." -> "Commr."; initials ("N.R.", "M/S.") stay
+        else:  # "SINGH" -> "Singh", "COMMR." -> "Commr.", "(INDIA)" -> "(India)"; initials
+            # ("N.R.", "M/S.") stay
             bare = word.strip(".,;:()")
-            out.append(word.capitalize() if bare.isalpha() and bare.isupper() and len(bare) > 1
-                       else word)
+            lead = len(word) - len(word.lstrip("("))
+            out.append(word[:lead] + word[lead:].capitalize()
+                       if bare.isalpha() and bare.isupper() and len(bare) > 1 else word)
     return " ".join(out)
 
 

@@ -605,6 +605,28 @@ FULL_CITATIONS = [
     ("As the Full Bench, Ram Lal v. Shyam Lal, 1990 INSC 12, held.", "Ram Lal v. Shyam Lal"),
     # "by" before a petitioner's name, not after "(D)", stays out of it
     ("It was decided by Ram Lal v. Shyam Lal, 1990 INSC 12.", "Ram Lal v. Shyam Lal"),
+    # a bracket inside the petitioner's name, of one word in any case or of several
+    ("In Hira Lal (dead) by Lrs. Etc v. State of Maharashtra and Anr., 1996 INSC 301, held.",
+     "Hira Lal (dead) by Lrs. Etc v. State of Maharashtra and Anr."),
+    ("In Ram Lal (since deceased) v. Shyam, 1990 INSC 12, held.",
+     "Ram Lal (since deceased) v. Shyam"),
+    ("In N.T.C. (South Maharashtra) Limited v. Rashtriya Mill Mazdoor Sangh And Ors. Etc. Etc., "
+     "1996 INSC 291, held.", "N.T.C. (South Maharashtra) Limited v. Rashtriya Mill Mazdoor "
+     "Sangh And Ors. Etc. Etc."),
+    ("In Go Airlines (India) Limited v. Ram, 1996 INSC 291, held.",
+     "Go Airlines (India) Limited v. Ram"),
+    ("In Mohideen Abdul Khadar (DEAD)THROUGH Lrs. v. Rahmath Beevi (D) Thr. Her Lrs. and Ors., "
+     "2023 INSC 969, held.", "Mohideen Abdul Khadar (DEAD)THROUGH Lrs. v. Rahmath Beevi (D) Thr. "
+     "Her Lrs. and Ors."),
+    ("In State (Govt. of NCT of Delhi) v. Prem Raj, (2003) 7 SCC 121, held.",
+     "State (Govt. of NCT of Delhi) v. Prem Raj"),
+    # "& Ors." after a full stop, as some registry titles print it
+    ("In Santosh Devi v. Union of India. & Ors., 2019 INSC 277, held.",
+     "Santosh Devi v. Union of India. & Ors."),
+    # registry abbreviations inside a name end no sentence
+    ("See Commissioner of Central Excise, Mumbai v. M/S. Hindustan Spinning & Wvg. M. Ltd. and "
+     "Anr., 2009 INSC 546, held.", "Commissioner of Central Excise, Mumbai v. M/S. Hindustan "
+     "Spinning & Wvg. M. Ltd. and Anr."),
 ]
 
 
@@ -625,6 +647,28 @@ def test_a_full_citation_carries_its_whole_name(text: str, name: str) -> None:
     [citation] = extract_case_citations(text)
     assert citation.kind in ("reporter", "neutral") and citation.case_name == name
     assert citation.full_start == text.index(name)
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    # a bracket that never opens, a short form or a year in brackets is no part of a name
+    ("(see above) Ram Lal v. Shyam Lal, 1990 INSC 12, held.", "Ram Lal v. Shyam Lal"),
+    ("As in Ram v. Shyam (supra) and Mohan Lal v. State, 1990 INSC 12, held.",
+     "Mohan Lal v. State"),
+    ("As held in (1990) Ram Lal v. Shyam Lal, 1990 INSC 12.", "Ram Lal v. Shyam Lal"),
+    # a bracket before the name is an aside about the citation before it
+    ("Ram v. State, 1998 INSC 5 (Raj Deo Sharma- I) and Raj Deo Sharma (II) v. State of Bihar, "
+     "1999 INSC 7.", "Raj Deo Sharma (II) v. State of Bihar"),
+])
+def test_brackets_outside_a_name_stay_out_of_it(text: str, name: str) -> None:
+    assert [c.case_name for c in extract_case_citations(text) if c.kind == "neutral"][-1] == name
+
+
+def test_a_parallel_citation_in_brackets_shares_the_full_citation() -> None:
+    text = ("See Commissioner of Central Excise, Mumbai v. M/S. Hindustan Spinning & Wvg. M. Ltd. "
+            "and Anr., 2009 INSC 546 ([1992] Supp 3 SCR 428).")
+    cites = extract_case_citations(text)
+    assert [(c.key, c.full_start) for c in cites] == [("2009 INSC 546", 4),
+                                                      ("[1992] Supp 3 SCR 428", 4)]
 
 
 def test_parallel_citations_share_the_full_citation() -> None:
@@ -735,6 +779,9 @@ ADVERSARIAL = {
     "initials and stops": "K. V. V. Rao V. v. V. Anr . . v. Ail Was As v. X Through the the ",
     "names": "M/S. Ram Rep. by the S/O. Mohd. Cdr. A. v. V. K. Sharma and Anr . v. State, "
              "2019 INSC 5 \u201cRam v. Shyam\u201d, AIR 1995 SC 12 ",
+    # brackets inside names, read back to their "(" over a bounded number of words
+    "brackets in names": "Ram (since dead Lal) (D) Kumar) v. (South Zone) Ltd. (dead)THROUGH "
+                         "Lrs. (a b c d e f g h) v. State. & Ors., 1990 INSC 5 ",
 }
 
 

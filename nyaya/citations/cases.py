@@ -297,7 +297,12 @@ ABBREVIATIONS = {"ltd", "pvt", "co", "corpn", "corp", "bros", "govt", "deptt", "
                  "estt", "insp", "supt", "div", "divl", "regl", "dir", "gen", "hqrs", "assoc",
                  "asso", "instn", "auth", "cttee", "fin", "elec", "tpt", "edu", "educ",
                  "tech", "sci", "med", "hosp", "pharma", "chem", "natl", "intl", "mgr", "inst",
-                 "sou"}  # Marathi "Sou." (Saubhagyavati): "Prakash Dubal v. Sou. Meena"
+                 "sou",  # Marathi "Sou." (Saubhagyavati): "Prakash Dubal v. Sou. Meena"
+                 # inside the registry's party names ("Hindustan Spinning & Wvg. M. Ltd.")
+                 "mis", "co-op", "prof", "asson", "rev", "mst", "thru", "sau", "spg", "tmt",
+                 "assti", "inds", "pte", "hsg", "plc", "fed", "fedn", "inv", "comm", "wvg",
+                 "const", "acq", "acqn", "adv", "emps", "indus", "indust", "coprn", "princl",
+                 "build", "bldg", "bldrs"}
 ROMAN_CONTEXT = {"part", "chapter", "schedule", "order", "article", "form", "appendix", "table",
                  "class", "list", "grade", "standard", "annexure", "section", "volume", "vol.",
                  "book", "title", "division", "phase", "sector", "block", "ward"}
@@ -426,10 +431,23 @@ def _left_word(tok: str) -> _LeftWord:
         or digit,
         closes=closes,
         name_like=bool(core) and (core[0].isupper() or low in CONNECTORS
-                                  or low.startswith(("&", "m/s", "@"))),
-        opens=tok[0] in OPENERS and tok[-1] not in ")]",
+                                  or low.startswith(("&", "m/s", "@")) or _bracketed(tok)),
+        opens=tok[0] in OPENERS and tok[-1] not in ")]" and not (
+            tok[0] == "(" and ")" in tok),  # "(DEAD)THROUGH Lrs.": closed within the word
         keeps_held=bool(core) and core[0].isupper() and low not in LEFT_STOP
         and low not in VERSUS_WORDS and low not in GENERIC_NAMES and not digit and not closes)
+
+
+def _bracketed(tok: str) -> bool:
+    """'(dead)', '(India)', '(P)': one bracketed word inside a party's name, whatever its case;
+    not '(supra)', '(ibid)' or '(1991)'."""
+    inner = tok.rstrip(",;:")
+    return (len(inner) > 2 and inner[0] == "(" and inner[-1] == ")"
+            and inner[1:-1].isalpha() and inner[1:-1].lower() not in SHORT_FORM_WORDS)
+
+
+SHORT_FORM_WORDS = {"supra", "ibid", "id"}
+BRACKET_WORDS = 6  # words a bracket inside a name may hold: "State (Govt. of NCT of Delhi)"
 
 
 def _left_party(words: _Words, pos: int, floor: int) -> tuple[int, int] | None:
@@ -439,12 +457,25 @@ def _left_party(words: _Words, pos: int, floor: int) -> tuple[int, int] | None:
     taken: list[tuple[int, int, str, str]] = []  # (start, end, token, lower-case core)
     prev_start = pos
     pending = None  # a capitalised stop word ("Ail Was v."): a name word before it keeps it
+    bracket: list[tuple[int, int, str, str]] | None = None  # "Maharashtra)": read back to "("
     for tok_start, tok_end, tok in words.before(pos, max(floor, pos - 24 * MAX_LEFT)):
         if len(taken) >= MAX_LEFT or (prev_start - tok_end > 1
                                       and "\n\n" in text[tok_end:prev_start]):
             break
         if tok == "." and not taken and pending is None:
             prev_start = tok_start  # "and Anr . v.": a full stop set apart
+            continue
+        if bracket is None and pending is None and tok[-1] == ")" and "(" not in tok:
+            bracket = []  # the last word of a bracket of several: "(South Maharashtra) Ltd."
+        if bracket is not None:
+            if DIGIT.search(tok) or len(bracket) >= BRACKET_WORDS or (
+                    tok[0] == "(" and tok[1:].lower() in SHORT_FORM_WORDS):
+                break
+            bracket.append((tok_start, tok_end, tok, _core(tok).lower()))
+            if tok[0] == "(":
+                taken.extend(bracket)
+                bracket = None
+                prev_start = tok_start
             continue
         word = _left_word(tok)
         if pending is not None:  # "by" only after "(D)": "Gaya Din (D) By Lrs. v."
@@ -462,8 +493,7 @@ def _left_party(words: _Words, pos: int, floor: int) -> tuple[int, int] | None:
         prev_start = tok_start
         if word.opens:
             break
-    while taken and (taken[-1][3] in CONNECTORS or not _capital(taken[-1][2].strip(EDGE))):
-        taken.pop()
+    _trim_left_edge(taken)
     if not taken:
         return None
     first = taken[-1]
@@ -471,6 +501,26 @@ def _left_party(words: _Words, pos: int, floor: int) -> tuple[int, int] | None:
     last = taken[0]
     end = last[1] - (len(last[2]) - len(last[2].rstrip(QUOTES + ",;:")))
     return (start, end) if start < end else None
+
+
+def _trim_left_edge(taken: list[tuple[int, int, str, str]]) -> None:
+    """Drop what cannot open a petitioner's name from its start (the end of `taken`): a
+    connector, a small word, the rest of a bracket whose "(" went, or a whole bracket, which is
+    an aside about what came before ("(Raj Deo Sharma- I) and Raj Deo Sharma (II) v.")."""
+    while taken:
+        tok = taken[-1][2]
+        inner = tok.rstrip(",;:")
+        if tok[0] == "(" and (")" not in inner or inner.endswith(")")):  # not "(DEAD)THROUGH"
+            closing = next((i for i in range(len(taken) - 1, -1, -1)
+                            if taken[i][2].rstrip(",;:").endswith(")")), None)
+            if closing is None:
+                return  # "(Ram v. Shyam)": the bracket opens the name
+            del taken[closing:]
+        elif (taken[-1][3] in CONNECTORS or not _capital(tok.strip(EDGE))
+              or tok.count(")") > tok.count("(")):
+            taken.pop()
+        else:
+            return
 
 
 # Stop words that, capitalised between two words of a name, belong to it ("M/S. Ail Was v.",
@@ -679,7 +729,9 @@ def _could_be_party(word: str, left: bool) -> bool:
     if (low in VERSUS_WORDS and core not in ("V", "V.")) or (
             left and low in LEFT_STOP and not (low in MID_NAME_STOP and core[0].isupper())):
         return False  # a capital "V." may be an initial, "Was" a word of a name
-    return core[0].isupper() or low.startswith(("m/s", "&", "@")) or low in CONNECTORS
+    return (core[0].isupper() or low.startswith(("m/s", "&", "@")) or low in CONNECTORS
+            or (left and word.rstrip(",;:")[-1:] == ")" and core.isalpha()
+                and low not in SHORT_FORM_WORDS))  # "Ram Lal (since deceased) v."
 
 
 def _roman_petitioner_ok(pet: str) -> bool:
@@ -881,7 +933,10 @@ GAP_REACH = 2 + 6 + len("since") + 2 + len("reported") + 2 + 2 + 2 + 4
 
 
 RUN_ON_CHARS = 24 * MAX_RIGHT  # how far after a name's scan a citation may still be its
-RUN_ON_START = re.compile(r",?\s{1,2}(?=\S)")  # ", Ministry ...", " Etc."
+# ", Ministry ...", " Etc.", and ". & Ors." after a full stop ("Union of India. & Ors.", as
+# the registry prints some titles)
+RUN_ON_START = re.compile(r"(?:,|\.(?=\s{1,2}(?:&|and)\s{1,2}(?:Ors|Anr|Others|Another)\b))?"
+                          r"\s{1,2}(?=\S)")
 # a name cited alone ends before these ("X v. Y Etc."); one read up to its citation keeps them
 NAME_TAIL = frozenset({"etc", "etc.", "(d)", "(dead)", "(deceased)"})
 
