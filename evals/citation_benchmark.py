@@ -121,6 +121,7 @@ from pathlib import Path
 import pandas as pd
 
 from nyaya.citations.cases import NEUTRAL, REPORTER, case_name_key, extract_case_citations
+from nyaya.lookup import UNTEXTED_REASONS
 from nyaya.settings import Settings
 from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.model import IN_FORCE, OMITTED, REPEALED
@@ -290,6 +291,11 @@ class _Tables:
                     row["old_section"]))].add((row["new_act_code"], row["new_section"]))
         self.truncated_acts = set(self.quarantine.loc[
             self.quarantine["reason"].isin(TRUNCATION_REASONS), "act_code"].dropna())
+        # sections the source names without a readable text: they exist in law (UNVERIFIABLE)
+        named = self.quarantine[self.quarantine["reason"].isin(UNTEXTED_REASONS)].dropna(
+            subset=["act_code", "section_number"])
+        self.untexted = {(a, normalize_section_number(n)) for a, n in zip(
+            named["act_code"], named["section_number"], strict=True)}
         self.shared_act_titles = {k for k, c in Counter(self.registry["title"].str.lower()
                                                         ).items() if c > 1}
         self._index_cases()
@@ -532,7 +538,8 @@ def _nonexistent(t: _Tables, rng: random.Random, n: int) -> list[dict]:
             continue  # a family like 376A-376E: a missing letter there is too close to law
         for letter in "AB":
             number = key + letter
-            if (act, number) not in t.titles and (act, number) not in gaps:
+            if (act, number) not in t.titles and (act, number) not in gaps and (
+                    act, number) not in t.untexted:
                 groups[act].append((act, number))
     out = []
     for act, number in _spread(rng, groups, n):
@@ -545,7 +552,7 @@ def _nonexistent(t: _Tables, rng: random.Random, n: int) -> list[dict]:
 
 def _past_end(t: _Tables, rng: random.Random, n: int) -> list[dict]:
     last: dict[str, int] = {}
-    for act, key in t.titles:
+    for act, key in [*t.titles, *t.untexted]:
         if key.isdigit():
             last[act] = max(last.get(act, 0), int(key))
     groups: dict[str, list] = defaultdict(list)

@@ -12,7 +12,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from nyaya.lookup import StatuteLookup, read_sections, render_block
+from nyaya.lookup import StatuteLookup, read_sections, read_untexted, render_block
 from nyaya.settings import Settings
 from nyaya.statutes.registry import alias_index_from_rows
 from nyaya.tables import read_table
@@ -29,6 +29,7 @@ def load_lookup(settings: Settings) -> StatuteLookup:
         sections.to_dict("records"),
         transitions.to_dict("records"),
         alias_index_from_rows(registry.to_dict("records")),
+        read_untexted(settings.table_path("ingest_quarantine")),
     )
 
 

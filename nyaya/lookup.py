@@ -164,12 +164,33 @@ def read_sections(path: Path) -> pd.DataFrame:
     return sections[SECTION_COLUMNS]
 
 
+#: quarantine reasons of a section the source names (a heading, an arrangement entry) but whose
+#: text could not be read: it exists in law, so citing it is no invention
+UNTEXTED_REASONS = ("section_text_missing", "section_body_not_found")
+
+
+def read_untexted(path: Path) -> dict[tuple[str, str], str]:
+    """(act_code, normalized section) -> why its text is missing, from the ingest quarantine:
+    "the source has the heading 'Definitions' but no text under it"."""
+    quarantine = read_table(path)
+    rows = quarantine[quarantine["reason"].isin(UNTEXTED_REASONS)
+                      & quarantine["act_code"].notna() & quarantine["section_number"].notna()]
+    return {(act, normalize_section_number(number)): f"{source}: {detail}"
+            for act, number, source, detail in zip(
+                rows["act_code"], rows["section_number"], rows["source_file"], rows["detail"],
+                strict=True)}
+
+
 class StatuteLookup:
-    """In-memory exact lookup over the sections table (plain dicts, built once)."""
+    """In-memory exact lookup over the sections table (plain dicts, built once). `untexted`:
+    sections the source names but whose text could not be read (`read_untexted`), which are
+    UNVERIFIABLE like the known gaps, not NOT_FOUND."""
 
     def __init__(self, registry: list[dict], sections: list[dict], transitions: list[dict],
-                 aliases: AliasIndex) -> None:
+                 aliases: AliasIndex,
+                 untexted: dict[tuple[str, str], str] | None = None) -> None:
         self.aliases = aliases
+        self.untexted = untexted or {}
         self.acts = {row["act_code"]: row for row in registry}
         self.sections = {(row["act_code"], normalize_section_number(row["section_number"])): row
                          for row in sections}
@@ -213,7 +234,7 @@ class StatuteLookup:
         if row is None:
             result.reason = (f"{cited.act_code} has no section {cited.section_number} "
                              "in the sections table")
-            gap = known_gaps().get(key)
+            gap = known_gaps().get(key) or self.untexted.get(key)
             if gap:
                 result.reason += f" (it exists in law but the corpus lacks it: {gap})"
                 result.status = UNVERIFIABLE

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from test_verify_relevance import REGISTRY, SECTIONS, TRANSITIONS
+from test_verify_relevance import write_statute_tables
 
 from evals.baseline import BaselineError, load_baseline
 from evals.configs import load_config
@@ -628,10 +628,7 @@ def no_tables(tmp_path, monkeypatch):
 @pytest.fixture
 def tables(no_tables, monkeypatch):
     """The three statute tables of test_verify_relevance, enough for lookup and verify."""
-    warehouse = no_tables / "data" / "warehouse"
-    for name, rows in (("act_registry", REGISTRY), ("sections", SECTIONS),
-                       ("law_transition_map", TRANSITIONS)):
-        write_table(pd.DataFrame(rows), warehouse / f"{name}.parquet")
+    write_statute_tables(no_tables / "data" / "warehouse")
     monkeypatch.setattr(cli, "_load_case_verifier",
                         lambda settings, llm=None: (None, "cases skipped"))
     return no_tables

@@ -327,6 +327,8 @@ def test_rrf_offline_and_inside_qdrant_agree_on_real_queries(main_run):
     # in law since 2009, but crpc.json lacks it: not invented, not verifiable here
     (["Section 41A CrPC"], 1, "UNVERIFIABLE", {"act_code": "CrPC_1973",
                                                "section_number": "41A"}),
+    # India Code prints its heading (Arbitration Council of India) but no text under it
+    (["Section 43B ACA"], 1, "UNVERIFIABLE", {"act_code": "ACA_1996", "section_number": "43B"}),
 ])
 def test_lookup_cli(main_run, citation, code, status, expected):
     data_dir, _ = main_run

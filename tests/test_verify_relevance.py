@@ -601,11 +601,21 @@ def write_relevance_inputs(data_dir: Path) -> None:
                 data_dir / "warehouse" / "citation_mentions.parquet")
 
 
+def write_statute_tables(warehouse: Path, registry: list[dict] = REGISTRY,
+                         sections: list[dict] = SECTIONS,
+                         transitions: list[dict] = TRANSITIONS) -> None:
+    """The statute tables lookup and verify read: the three, and a quarantine with nothing."""
+    for name, rows in (("act_registry", registry), ("sections", sections),
+                       ("law_transition_map", transitions)):
+        write_table(pd.DataFrame(rows), warehouse / f"{name}.parquet")
+    write_table(pd.DataFrame(columns=["source_file", "source_line", "act_code", "section_number",
+                                      "reason", "detail", "excerpt"]),
+                warehouse / "ingest_quarantine.parquet")
+
+
 @pytest.fixture
 def warehouse(tmp_path, monkeypatch):
-    for name, rows in (("act_registry", REGISTRY), ("sections", SECTIONS),
-                       ("law_transition_map", TRANSITIONS)):
-        write_table(pd.DataFrame(rows), tmp_path / "warehouse" / f"{name}.parquet")
+    write_statute_tables(tmp_path / "warehouse")
     write_relevance_inputs(tmp_path)
     monkeypatch.setenv("NYAYA_DATA", str(tmp_path))
     monkeypatch.setattr(cli, "_load_case_verifier",

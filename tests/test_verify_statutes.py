@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_verify_relevance import write_relevance_inputs
+from test_verify_relevance import write_relevance_inputs, write_statute_tables
 
 from nyaya import cli
 from nyaya.citations.statutes import extract_statute_mentions
@@ -271,9 +271,7 @@ def test_rendered_blocks(checker):
 
 @pytest.fixture
 def warehouse(tmp_path, monkeypatch):
-    write_table(pd.DataFrame(REGISTRY), tmp_path / "warehouse" / "act_registry.parquet")
-    write_table(pd.DataFrame(SECTIONS), tmp_path / "warehouse" / "sections.parquet")
-    write_table(pd.DataFrame(TRANSITIONS), tmp_path / "warehouse" / "law_transition_map.parquet")
+    write_statute_tables(tmp_path / "warehouse", REGISTRY, SECTIONS, TRANSITIONS)
     write_relevance_inputs(tmp_path)  # --query judges relevance
     monkeypatch.setenv("NYAYA_DATA", str(tmp_path))
     # the case verifier is another module's; keep these tests about statutes
@@ -662,3 +660,33 @@ def test_a_section_the_corpus_lacks_is_unverifiable_not_invented(as_of, status, 
     report = verify_text("Failure to keep election accounts is punishable under Section 171I "
                          "IPC.", checker, as_of=as_of)
     assert report.overall == UNVERIFIED  # nothing verified survives
+
+
+def test_a_section_whose_heading_has_no_text_is_unverifiable_not_invented(tmp_path):
+    """The source prints BNS 999's heading but no text under it (the ingest quarantine's
+    section_text_missing): it exists in law, so citing it is UNVERIFIABLE with the source's
+    words, as a known gap is; a number the source never names stays NOT_FOUND."""
+    from nyaya.lookup import read_untexted
+
+    path = tmp_path / "ingest_quarantine.parquet"
+    write_table(pd.DataFrame([
+        {"source_file": "statutes/bns.json", "source_line": 9.0, "act_code": "BNS_2023",
+         "section_number": "999", "reason": "section_text_missing", "excerpt": "",
+         "detail": "the source has the heading 'Power to make rules' but no text under it"},
+        {"source_file": "statutes/bns.json", "source_line": 3.0, "act_code": "BNS_2023",
+         "section_number": "998", "reason": "duplicate_section_number", "excerpt": "",
+         "detail": "a second section 998"},
+        {"source_file": "statutes/x.pdf", "source_line": None, "act_code": None,
+         "section_number": None, "reason": "section_body_not_found", "excerpt": "",
+         "detail": "an arrangement entry with no Act"},
+    ]), path)
+    untexted = read_untexted(path)
+    assert untexted == {("BNS_2023", "999"): "statutes/bns.json: the source has the heading "
+                        "'Power to make rules' but no text under it"}
+    checker = StatuteChecker(REGISTRY, SECTIONS, TRANSITIONS, untexted=untexted)
+    named = _one("Rules are made under Section 999 of the BNS.", checker)
+    assert named.status == "UNVERIFIABLE" and "heading 'Power to make rules'" in named.reason
+    assert _one("Rules are made under Section 998 of the BNS.", checker).status == "NOT_FOUND"
+    from nyaya.lookup import render_block
+    assert render_block(checker.lookup.lookup("BNS 999")).startswith(
+        "CITATION NOT VERIFIABLE HERE: BNS_2023 s.999")

@@ -58,6 +58,7 @@ from nyaya.lookup import (
     StatuteLookup,
     provision_label,
     read_sections,
+    read_untexted,
 )
 from nyaya.settings import Settings
 from nyaya.statutes.indiacode import normalize_section_number
@@ -193,11 +194,11 @@ class StatuteChecker:
     """Exact lookup plus the facts verdicts need: titles, the transition map, commencement."""
 
     def __init__(self, registry: list[dict], sections: list[dict], transitions: list[dict],
-                 aliases: AliasIndex | None = None, *, reverse_false_friends: bool = False
-                 ) -> None:
+                 aliases: AliasIndex | None = None, *, reverse_false_friends: bool = False,
+                 untexted: dict[tuple[str, str], str] | None = None) -> None:
         self.reverse_false_friends = reverse_false_friends
         self.aliases = aliases or alias_index_from_rows(registry)
-        self.lookup = StatuteLookup(registry, sections, transitions, self.aliases)
+        self.lookup = StatuteLookup(registry, sections, transitions, self.aliases, untexted)
         # The false-friend test compares a cited section of the six codes with its namesake
         # in the other code: their descriptions are made once, here, not on first citation.
         codes = set(REPLACES) | set(REPEALED_BY)
@@ -229,7 +230,8 @@ class StatuteChecker:
         registry = records(read_table(settings.table_path("act_registry")))
         sections = records(read_sections(settings.table_path("sections")))
         transitions = records(read_table(settings.table_path("law_transition_map")))
-        return cls(registry, sections, transitions)
+        return cls(registry, sections, transitions,
+                   untexted=read_untexted(settings.table_path("ingest_quarantine")))
 
     def section_row(self, act_code: str, section: str) -> dict | None:
         return self.lookup.sections.get((act_code, normalize_section_number(section)))
