@@ -88,8 +88,8 @@ class LookupResult:
     extraction_confidence: float | None = None
     text_preview: str | None = None
     reason: str | None = None
-    #: why the corpus lacks a section that exists in law (nyaya/facts/known_gaps.yaml): not
-    #: found here, but not invented either
+    #: why the corpus lacks a section that exists in law (nyaya/facts/known_gaps.yaml, or the
+    #: ingest quarantine's heading without text): not found here, but not invented either
     known_gap: str | None = None
     successors: list[dict] = field(default_factory=list)
     predecessors: list[dict] = field(default_factory=list)

@@ -438,16 +438,16 @@ def _left_word(tok: str) -> _LeftWord:
         and low not in VERSUS_WORDS and low not in GENERIC_NAMES and not digit and not closes)
 
 
+SHORT_FORM_WORDS = {"supra", "ibid", "id"}
+BRACKET_WORDS = 6  # words a bracket inside a name may hold: "State (Govt. of NCT of Delhi)"
+
+
 def _bracketed(tok: str) -> bool:
     """'(dead)', '(India)', '(P)': one bracketed word inside a party's name, whatever its case;
     not '(supra)', '(ibid)' or '(1991)'."""
     inner = tok.rstrip(",;:")
     return (len(inner) > 2 and inner[0] == "(" and inner[-1] == ")"
             and inner[1:-1].isalpha() and inner[1:-1].lower() not in SHORT_FORM_WORDS)
-
-
-SHORT_FORM_WORDS = {"supra", "ibid", "id"}
-BRACKET_WORDS = 6  # words a bracket inside a name may hold: "State (Govt. of NCT of Delhi)"
 
 
 def _left_party(words: _Words, pos: int, floor: int) -> tuple[int, int] | None:
