@@ -121,7 +121,7 @@ from pathlib import Path
 import pandas as pd
 
 from nyaya.citations.cases import NEUTRAL, REPORTER, case_name_key, extract_case_citations
-from nyaya.lookup import UNTEXTED_REASONS
+from nyaya.lookup import untexted_sections
 from nyaya.settings import Settings
 from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.model import IN_FORCE, OMITTED, REPEALED
@@ -292,10 +292,7 @@ class _Tables:
         self.truncated_acts = set(self.quarantine.loc[
             self.quarantine["reason"].isin(TRUNCATION_REASONS), "act_code"].dropna())
         # sections the source names without a readable text: they exist in law (UNVERIFIABLE)
-        named = self.quarantine[self.quarantine["reason"].isin(UNTEXTED_REASONS)].dropna(
-            subset=["act_code", "section_number"])
-        self.untexted = {(a, normalize_section_number(n)) for a, n in zip(
-            named["act_code"], named["section_number"], strict=True)}
+        self.untexted = set(untexted_sections(self.quarantine))
         self.shared_act_titles = {k for k, c in Counter(self.registry["title"].str.lower()
                                                         ).items() if c > 1}
         self._index_cases()

@@ -169,16 +169,21 @@ def read_sections(path: Path) -> pd.DataFrame:
 UNTEXTED_REASONS = ("section_text_missing", "section_body_not_found")
 
 
-def read_untexted(path: Path) -> dict[tuple[str, str], str]:
-    """(act_code, normalized section) -> why its text is missing, from the ingest quarantine:
-    "the source has the heading 'Definitions' but no text under it"."""
-    quarantine = read_table(path)
+def untexted_sections(quarantine: pd.DataFrame) -> dict[tuple[str, str], str]:
+    """(act_code, normalized section) -> why its text is missing, from the ingest quarantine's
+    rows: "the source has the heading 'Definitions' but no text under it"."""
     rows = quarantine[quarantine["reason"].isin(UNTEXTED_REASONS)
                       & quarantine["act_code"].notna() & quarantine["section_number"].notna()]
     return {(act, normalize_section_number(number)): f"{source}: {detail}"
             for act, number, source, detail in zip(
                 rows["act_code"], rows["section_number"], rows["source_file"], rows["detail"],
                 strict=True)}
+
+
+def read_untexted(path: Path) -> dict[tuple[str, str], str]:
+    """`untexted_sections` of the ingest quarantine table at `path`."""
+    return untexted_sections(read_table(
+        path, ["reason", "act_code", "section_number", "source_file", "detail"]))
 
 
 class StatuteLookup:
@@ -190,7 +195,8 @@ class StatuteLookup:
                  aliases: AliasIndex,
                  untexted: dict[tuple[str, str], str] | None = None) -> None:
         self.aliases = aliases
-        self.untexted = untexted or {}
+        #: sections in law whose text the corpus lacks, and why
+        self.gaps = {**(untexted or {}), **known_gaps()}
         self.acts = {row["act_code"]: row for row in registry}
         self.sections = {(row["act_code"], normalize_section_number(row["section_number"])): row
                          for row in sections}
@@ -234,7 +240,7 @@ class StatuteLookup:
         if row is None:
             result.reason = (f"{cited.act_code} has no section {cited.section_number} "
                              "in the sections table")
-            gap = known_gaps().get(key) or self.untexted.get(key)
+            gap = self.gaps.get(key)
             if gap:
                 result.reason += f" (it exists in law but the corpus lacks it: {gap})"
                 result.status = UNVERIFIABLE
