@@ -14,20 +14,30 @@ from pathlib import Path
 
 import pandas as pd
 
+from nyaya.citations.statutes import ARTICLE, ORDER_RULE, SECTION, roman_value
 from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.omissions import STRUCK_DOWN, Omission, omission
-from nyaya.statutes.registry import AliasIndex, known_gaps
+from nyaya.statutes.registry import AliasIndex, absent_schedules, known_gaps
+from nyaya.statutes.structured import to_roman
 from nyaya.tables import read_table
 from nyaya.verify.model import NOT_FOUND, NOT_IN_FORCE, UNVERIFIABLE, VERIFIED
 
 DOUBLED_STOP = re.compile(r"(?<!\.)\.\.(?=\s|$)")  # "fine.. (2)", not an ellipsis "..."
 CONSTITUTION = "COI"  # its curated act code (nyaya/facts/acts.yaml): numbered in Articles
+#: an Order of the CPC's First Schedule as the extractor writes it: "O39R1", "O37"
+ORDER_KEY = re.compile(r"^O(?P<order>\d+)(?:R(?P<rule>\d+[A-Z]*))?$")
 
 
-def provision_label(act_code: str | None, number: str | None, unit: str | None = None) -> str:
-    """How a provision is named in every message: "BNS_2023 s.103(1)", "COI Art.21"."""
-    kind = "Art." if act_code == CONSTITUTION else "s."
-    return f"{act_code or '?'} {kind}{number or '?'}{unit or ''}"
+def provision_label(act_code: str | None, number: str | None, unit: str | None = None,
+                    kind: str = SECTION) -> str:
+    """How a provision is named in every message: "BNS_2023 s.103(1)", "COI Art.21",
+    "CPC_1908 Order XXXIX Rule 1", "LA_1963 Schedule Art.113"."""
+    order = ORDER_KEY.match(number or "")
+    if order:
+        rule = f" Rule {order['rule']}" if order["rule"] else ""
+        return f"{act_code or '?'} Order {to_roman(int(order['order']))}{rule}{unit or ''}"
+    name = "Art." if act_code == CONSTITUTION else "Schedule Art." if kind == ARTICLE else "s."
+    return f"{act_code or '?'} {name}{number or '?'}{unit or ''}"
 
 
 def cited_as(doc_id: str) -> str:
@@ -41,7 +51,7 @@ def _text(value: object) -> str | None:
     """A table cell as text: None for a missing one (pandas gives NaN, not None)."""
     return value if isinstance(value, str) and value.strip() else None
 
-ARTICLE = re.compile(r"\b(?:article|art\.?)\s*(?P<number>\d+[A-Za-z]{0,2})", re.IGNORECASE)
+ARTICLE_CITED = re.compile(r"\b(?:article|art\.?)\s*(?P<number>\d+[A-Za-z]{0,2})", re.IGNORECASE)
 SECTION_WORD = re.compile(
     r"(?:\bsections?\b\.?|\bsecs?\b\.?|(?<![\w.])s\.|(?<![\w.])ss\.|\bu/s\.?)\s*(?P<number>\d+(?:-[A-Z]{1,4}\b|[A-Za-z]{0,4}))"
     r"(?P<unit>(?:\s?\([0-9A-Za-z]{1,6}\))*)",
@@ -50,7 +60,10 @@ SECTION_WORD = re.compile(
 BARE_NUMBER = re.compile(
     r"(?<![\w(])(?P<number>\d+(?:-[A-Z]{1,4}\b|[A-Za-z]{0,4}))(?P<unit>(?:\([0-9A-Za-z]{1,6}\))*)(?![\w)])"
 )
-ORDER_RULE = re.compile(r"\border\s+[IVXLC]+\b.*\brule\b", re.IGNORECASE)
+ORDER_CITED = re.compile(
+    r"(?:\border|(?<![\w.])o\.)\s*(?P<order>[IVXLC]{1,7}|\d{1,3})\b\.?"
+    r"(?:\s*,?\s*(?:rules?|r\.)\s*(?P<rule>\d+[A-Z]?))?",
+    re.IGNORECASE)
 FILLER = re.compile(r"^(?:\s*(?:of|the|under|in|to)\b\s*|\s*[,-]\s*)+", re.IGNORECASE)
 YEAR = re.compile(r"^(?:18|19|20)\d\d$")
 PREAMBLE = re.compile(r"\bpreamble\b", re.IGNORECASE)
@@ -63,6 +76,9 @@ class ParsedCitation:
     section_number: str | None  # as written, uppercased: "304A"
     unit: str | None  # "(1)(ia)" when the citation names a sub-section or clause
     problem: str | None  # why act or section could not be read, when one could not
+    #: how the provision is numbered: a section, an Article (the Constitution's, or a
+    #: schedule's in another Act) or an Order and Rule of the CPC
+    kind: str = SECTION
 
 
 @dataclass
@@ -93,6 +109,7 @@ class LookupResult:
     known_gap: str | None = None
     successors: list[dict] = field(default_factory=list)
     predecessors: list[dict] = field(default_factory=list)
+    numbered_as: str = SECTION  # ParsedCitation.kind
 
     @property
     def found(self) -> bool:
@@ -106,15 +123,19 @@ class LookupResult:
 def parse_citation(text: str, aliases: AliasIndex) -> ParsedCitation:
     """Read one statute citation; never guesses an Act it cannot name."""
     raw = text.strip()
-    if ORDER_RULE.search(raw):
-        return ParsedCitation(raw, aliases.resolve("CPC"), None, None,
-                              "CPC Orders and Rules are not in the corpus")
-    article = ARTICLE.search(raw)
+    order = ORDER_CITED.search(raw)
+    if order and (number := roman_value(order["order"].upper())):
+        rest = (raw[: order.start()] + " " + raw[order.end():]).strip()
+        act = _act_in(rest, aliases) if rest else aliases.resolve("CPC")
+        rule = f"R{order['rule'].upper()}" if order["rule"] else ""
+        return ParsedCitation(raw, act, f"O{number}{rule}", None,
+                              None if act else f"Act not recognised in {rest!r}", ORDER_RULE)
+    article = ARTICLE_CITED.search(raw)
     if article:
         rest = (raw[: article.start()] + " " + raw[article.end():]).strip()
         act = _act_in(rest, aliases) if rest else aliases.resolve("Constitution")
         return ParsedCitation(raw, act, article["number"].upper(), None,
-                              None if act else f"Act not recognised in {rest!r}")
+                              None if act else f"Act not recognised in {rest!r}", ARTICLE)
     if PREAMBLE.search(raw):
         return ParsedCitation(raw, aliases.resolve("Constitution"), "Preamble", None, None)
     match = SECTION_WORD.search(raw) or _bare_number(raw)
@@ -229,13 +250,15 @@ class StatuteLookup:
 
     def resolve(self, cited: ParsedCitation) -> LookupResult:
         result = LookupResult(NOT_FOUND, cited.raw, cited.act_code, cited.section_number,
-                              cited.unit)
+                              cited.unit, numbered_as=cited.kind)
         if cited.problem:
             result.reason = cited.problem
             return result
-        key = (cited.act_code, normalize_section_number(cited.section_number))
         act = self.acts.get(cited.act_code, {})
         result.act_title = act.get("title")
+        if cited.kind != SECTION and cited.act_code != CONSTITUTION:
+            return self._scheduled(result, cited)
+        key = (cited.act_code, normalize_section_number(cited.section_number))
         row = self.sections.get(key)
         if row is None:
             result.reason = (f"{cited.act_code} has no section {cited.section_number} "
@@ -268,6 +291,29 @@ class StatuteLookup:
         return result
 
 
+    def _scheduled(self, result: LookupResult, cited: ParsedCitation) -> LookupResult:
+        """A provision numbered in a schedule the corpus lacks (an Order of the CPC, an
+        Article of the Limitation Act's Schedule): in law within the schedule's range, so
+        UNVERIFIABLE, never the section of the same number; NOT_FOUND beyond the range, or in
+        an Act with no such schedule (`absent_schedules`)."""
+        schedule = absent_schedules().get((cited.act_code, cited.kind))
+        label = provision_label(cited.act_code, cited.section_number, None, cited.kind)
+        if schedule is None:
+            numbered = "Orders and Rules" if cited.kind == ORDER_RULE else "Articles"
+            result.reason = (f"{cited.act_code} is numbered in sections and has no schedule "
+                             f"numbered in {numbered}")
+            return result
+        order = ORDER_KEY.match(cited.section_number or "")
+        digits = re.match(r"\d+", cited.section_number or "")
+        number = int(order["order"]) if order else int(digits.group()) if digits else 0
+        if schedule.count is not None and not 1 <= number <= schedule.count:
+            result.reason = f"{cited.act_code} numbers {schedule.name}: there is no {label}"
+            return result
+        result.status = UNVERIFIABLE
+        result.known_gap = f"the corpus does not hold {schedule.name}; {schedule.why}"
+        result.reason = f"{label} is not in the sections table ({result.known_gap})"
+        return result
+
 def _merge_link(links: list[dict], act_code: str, section: str, row: dict) -> None:
     """One link per target section; the source tables and sub-section targets are merged."""
     for link in links:
@@ -290,7 +336,8 @@ def render_block(result: LookupResult) -> str:
     """The human-readable block for a person looking a citation up (the layout of the
     citation-verification flow specification; `nyaya verify` words its action for a model's
     answer instead). Only a section that is law today is headed VERIFIED."""
-    cited = provision_label(result.act_code, result.section_number, result.unit)
+    cited = provision_label(result.act_code, result.section_number, result.unit,
+                           result.numbered_as)
     if result.status == UNVERIFIABLE:
         return "\n".join([
             f"CITATION NOT VERIFIABLE HERE: {cited}",

@@ -35,6 +35,7 @@ ACTS = [
      ["BNS", "B.N.S.", "Bharatiya Nyaya Sanhita"]),
     ("IEA_1872", "The Indian Evidence Act, 1872", 1872,
      ["IEA", "I.E.A.", "Evidence Act", "Indian Evidence Act"]),
+    ("LA_1963", "The Limitation Act, 1963", 1963, ["Limitation Act"]),
 ]
 
 
@@ -183,6 +184,9 @@ RESOLUTIONS = [
                                       "act name not in registry: Act 5 of 1956")]),
     # Orders without a Code named are the CPC's
     ("Order 41 Rule 27", [("O41R27", "CPC_1908", "context", None)]),
+    # a bare Article just after the Limitation Act is its Schedule's
+    ("The suit is barred under the Limitation Act, 1963. Article 58 applies.",
+     [("58", "LA_1963", "context", None)]),
 ]
 
 

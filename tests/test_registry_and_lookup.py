@@ -78,7 +78,6 @@ def test_parse_citation(lookup, text, act, section, unit):
     ("BNS 999", "BNS_2023 has no section 999"),
     ("Section 302 of the Imaginary Code", "Act not recognised"),
     ("murder", "no section number found"),
-    ("Order XXXIX Rule 1 CPC", "CPC Orders and Rules are not in the corpus"),
 ])
 def test_not_found_says_why(lookup, text, reason):
     result = lookup.lookup(text)

@@ -204,7 +204,8 @@ def _norm(token: str) -> str:
 
 
 @cache
-def _roman(text: str) -> int | None:
+def roman_value(text: str) -> int | None:
+    """A Roman numeral's value (digits read as they are); None for a non-canonical one."""
     if text.isdigit():
         return int(text)
     total, prev = 0, 0
@@ -800,7 +801,7 @@ class _Reader:
         head = ORDER_HEAD.match(text, pos)
         if not head:
             return None
-        order = _roman(head.group("num"))
+        order = roman_value(head.group("num"))
         if not order or order > CPC_ORDERS:
             return None
         if head.group("rkw"):

@@ -61,6 +61,25 @@ def known_gaps() -> dict[tuple[str, str], str]:
             for row in rows}
 
 
+@dataclass(frozen=True)
+class AbsentSchedule:
+    """A schedule the corpus lacks, its provisions cited by their own numbering."""
+
+    act_code: str
+    cited_as: str  # the citation kind that names its provisions: "order_rule" or "article"
+    count: int | None  # how many it numbers (Orders I to LI: 51); None: not recorded
+    name: str
+    why: str
+
+
+@cache
+def absent_schedules() -> dict[tuple[str, str], AbsentSchedule]:
+    """(act_code, citation kind) -> the schedule the corpus lacks (nyaya/facts/known_gaps.yaml)."""
+    text = resources.files("nyaya.facts").joinpath("known_gaps.yaml").read_text(encoding="utf-8")
+    rows = yaml.safe_load(text)["schedules_absent_from_corpus"]
+    return {(row["act_code"], row["cited_as"]): AbsentSchedule(**row) for row in rows}
+
+
 def normalize_alias(text: str) -> str:
     """Key for alias matching: 'Cr. P.C.', 'CrPC' and 'crpc' all become 'crpc'."""
     text = text.lower().replace("&", "and")

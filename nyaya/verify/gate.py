@@ -228,7 +228,8 @@ def render_verdict(verdict: CitationVerdict) -> str:
     """One citation's block: what was checked, the verdict with its reason, what to do."""
     if verdict.kind != "statute":
         return _case_block(verdict)
-    cited = provision_label(verdict.act_code, verdict.section_number, verdict.unit)
+    cited = provision_label(verdict.act_code, verdict.section_number, verdict.unit,
+                           verdict.numbered_as)
     info = verdict.matched or {}
     if verdict.not_applicable:
         return "\n".join([

@@ -62,6 +62,9 @@ class CitationVerdict:
     act_code: str | None = None
     section_number: str | None = None
     unit: str | None = None
+    #: how the statute provision is numbered: "section", "article" (the Constitution's, or a
+    #: schedule's in another Act) or "order_rule" (the CPC's Orders)
+    numbered_as: str = "section"
     source: str | None = None  # where it was confirmed (statutes and cases)
     successors: list[dict] = field(default_factory=list)  # transition-map rows
     case_key: str | None = None  # canonical reporter key, for cases

@@ -51,7 +51,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from functools import lru_cache
 
-from nyaya.citations.statutes import ORDER_RULE, StatuteMention, extract_statute_mentions
+from nyaya.citations.statutes import StatuteMention, extract_statute_mentions
 from nyaya.lookup import (
     LookupResult,
     ParsedCitation,
@@ -253,7 +253,7 @@ class StatuteChecker:
             text=text[mention.group_start:mention.group_end],
             span=(mention.group_start, mention.group_end), kind="statute", status=NOT_FOUND,
             reason="", act_code=mention.act_code, section_number=mention.section,
-            unit=mention.unit)
+            unit=mention.unit, numbered_as=mention.kind)
         if mention.section is None:  # a short form ("the said section") with no antecedent
             verdict.reason = (f"'{verdict.text}' cannot be verified: {mention.problem}; cite "
                               f"the provision by its number.")
@@ -263,14 +263,12 @@ class StatuteChecker:
                               f"({mention.problem or 'no Act named'}), so it cannot be verified: "
                               f"{REMOVE}.")
             return verdict
-        problem = "CPC Orders and Rules are not in the corpus" if mention.kind == ORDER_RULE \
-            else None
         result = self.lookup.resolve(ParsedCitation(
-            verdict.text, mention.act_code, mention.section, mention.unit, problem))
+            verdict.text, mention.act_code, mention.section, mention.unit, None, mention.kind))
         if not result.found:
             if result.known_gap:
                 return self._known_gap_verdict(verdict, mention, result, as_of)
-            verdict.reason = f"{result.reason}: the section does not exist there; {REMOVE}."
+            verdict.reason = f"{result.reason}: it does not exist there; {REMOVE}."
             return verdict
         verdict.section_number = result.section_number
         verdict.matched = _matched(result)
@@ -308,7 +306,7 @@ class StatuteChecker:
                            result: LookupResult, as_of: date | None) -> CitationVerdict:
         """A section that exists in law but not in the corpus: STALE when its repealed code's
         rule says so, else UNVERIFIABLE, never NOT_FOUND (it is not invented)."""
-        label = provision_label(mention.act_code, mention.section, mention.unit)
+        label = provision_label(mention.act_code, mention.section, mention.unit, mention.kind)
         if not self._stale(verdict, label, result, as_of):
             verdict.status = UNVERIFIABLE
             verdict.reason = (f"{label} exists in law, but the corpus lacks its text "
