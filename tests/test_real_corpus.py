@@ -329,6 +329,12 @@ def test_rrf_offline_and_inside_qdrant_agree_on_real_queries(main_run):
                                                "section_number": "41A"}),
     # India Code prints its heading (Arbitration Council of India) but no text under it
     (["Section 43B ACA"], 1, "UNVERIFIABLE", {"act_code": "ACA_1996", "section_number": "43B"}),
+    # the corpus lacks the CPC's First Schedule and the Limitation Act's Schedule (its README)
+    (["Order XXXIX Rule 1 CPC"], 1, "UNVERIFIABLE", {"act_code": "CPC_1908",
+                                                     "section_number": "O39R1",
+                                                     "numbered_as": "order_rule"}),
+    (["Article 5 of the Limitation Act"], 1, "UNVERIFIABLE", {"act_code": "LA_1963",
+                                                              "numbered_as": "article"}),
 ])
 def test_lookup_cli(main_run, citation, code, status, expected):
     data_dir, _ = main_run
