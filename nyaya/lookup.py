@@ -66,6 +66,7 @@ ORDER_CITED = re.compile(
     re.IGNORECASE)
 FILLER = re.compile(r"^(?:\s*(?:of|the|under|in|to)\b\s*|\s*[,-]\s*)+", re.IGNORECASE)
 YEAR = re.compile(r"^(?:18|19|20)\d\d$")
+ACT_YEAR = re.compile(r"\b((?:18|19|20)\d\d)\b")  # a year written with an Act's name
 PREAMBLE = re.compile(r"\bpreamble\b", re.IGNORECASE)
 
 
@@ -164,8 +165,12 @@ def _act_in(text: str, aliases: AliasIndex) -> str | None:
         return exact
     found = aliases.longest_in(cleaned)
     # Accept a contained alias only when it is most of what was written, so a stray
-    # short alias inside unrelated words cannot pick an Act.
+    # short alias inside unrelated words cannot pick an Act; and never when the words name
+    # another year: "the Consumer Protection Act, 1986" is not the Act of 2019.
     if found and len(found[1]) >= 0.6 * len(re.sub(r"[^a-z0-9]", "", cleaned.lower())):
+        written, enacted = ACT_YEAR.findall(cleaned), re.search(r"_(\d{4})(?:_|$)", found[0])
+        if written and enacted and enacted.group(1) not in written:
+            return None
         return found[0]
     return None
 

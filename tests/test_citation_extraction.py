@@ -36,6 +36,8 @@ ACTS = [
     ("IEA_1872", "The Indian Evidence Act, 1872", 1872,
      ["IEA", "I.E.A.", "Evidence Act", "Indian Evidence Act"]),
     ("LA_1963", "The Limitation Act, 1963", 1963, ["Limitation Act"]),
+    ("SCSTPAA_1989", "The Scheduled Castes and the Scheduled Tribes (Prevention of Atrocities) "
+     "Act, 1989", 1989, ["SC/ST Act", "Atrocities Act"]),
 ]
 
 
@@ -184,9 +186,15 @@ RESOLUTIONS = [
                                       "act name not in registry: Act 5 of 1956")]),
     # Orders without a Code named are the CPC's
     ("Order 41 Rule 27", [("O41R27", "CPC_1908", "context", None)]),
-    # a bare Article just after the Limitation Act is its Schedule's
+    # an Act cited by the acronym of its popular name, a slash inside
+    ("Section 3(1)(r) of the SC/ST Act", [("3", "SCSTPAA_1989", "explicit", None)]),
+    # one beyond the CPC's 51 Orders is read all the same: the verifier says it does not exist
+    ("Order LX Rule 3 CPC", [("O60R3", "CPC_1908", "explicit", None)]),
+    # a bare Article just after the Limitation Act is its Schedule's, within its 137 Articles
     ("The suit is barred under the Limitation Act, 1963. Article 58 applies.",
      [("58", "LA_1963", "context", None)]),
+    ("The suit is barred under the Limitation Act, 1963. A writ under Article 226 lies.",
+     [("226", "COI", "context", None)]),
 ]
 
 

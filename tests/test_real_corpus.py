@@ -335,6 +335,14 @@ def test_rrf_offline_and_inside_qdrant_agree_on_real_queries(main_run):
                                                      "numbered_as": "order_rule"}),
     (["Article 5 of the Limitation Act"], 1, "UNVERIFIABLE", {"act_code": "LA_1963",
                                                               "numbered_as": "article"}),
+    # Acts cited by the acronym of their popular name (nyaya/facts/acts.yaml)
+    (["Section 3(1)(r) of the SC/ST Act"], 0, "VERIFIED", {"act_code": "SCSTPAA_1989",
+                                                           "section_number": "3"}),
+    (["Section 18 of RERA"], 0, "VERIFIED", {"act_code": "RERDA_2016", "section_number": "18"}),
+    (["Section 13 SARFAESI Act"], 0, "VERIFIED", {"act_code": "SRFAESIA_2002",
+                                                  "section_number": "13"}),
+    (["Section 8 of the RTI Act"], 0, "VERIFIED", {"act_code": "RIA_2005",
+                                                   "section_number": "8"}),
 ])
 def test_lookup_cli(main_run, citation, code, status, expected):
     data_dir, _ = main_run

@@ -65,6 +65,7 @@ def test_derived_codes_hash_every_member_of_a_collision():
     ("Article 21", "COI", "21", None),
     ("Art. 21A of the Constitution", "COI", "21A", None),
     ("Section 13(1)(ia) of the Hindu Marriage Act", "HMA_1955", "13", "(1)(ia)"),
+    ("Section 13 of the Hindu Marriage Act, 1955", "HMA_1955", "13", None),
     ("498a IPC", "IPC_1860", "498A", None),
     ("section 65B Evidence Act", "IEA_1872", "65B", None),
 ])
@@ -78,6 +79,9 @@ def test_parse_citation(lookup, text, act, section, unit):
     ("BNS 999", "BNS_2023 has no section 999"),
     ("Section 302 of the Imaginary Code", "Act not recognised"),
     ("murder", "no section number found"),
+    # a known name with another year is another Act (the Consumer Protection Act, 1986 is not
+    # the Act of 2019): not recognised, never the wrong Act's section
+    ("Section 13 of the Hindu Marriage Act, 1956", "Act not recognised"),
 ])
 def test_not_found_says_why(lookup, text, reason):
     result = lookup.lookup(text)

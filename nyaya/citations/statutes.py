@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 from nyaya.citations.scan import Spans, tokens_before
 from nyaya.statutes.indiacode import normalize_section_number
-from nyaya.statutes.registry import AliasIndex, normalize_alias
+from nyaya.statutes.registry import AliasIndex, absent_schedules, normalize_alias
 
 SECTION = "section"
 ARTICLE = "article"
@@ -52,7 +52,6 @@ MAX_SEGMENTS = 20  # "Section 302 read with Section 34 ..." links in one phrase
 RANGE_LIMIT = 20  # "Sections 3 to 5" is expanded when the range is at most this long
 RANGE_BUDGET = 2000  # provisions filled in from ranges per document; then only the ends
 MAX_TRIAL_TOKENS = 16  # words tried when matching an Act name
-CPC_ORDERS = 51
 
 
 @dataclass(frozen=True)
@@ -251,6 +250,9 @@ class _Prepared:
         self.coi = aliases.resolve("Constitution")
         self.cpc = aliases.resolve("CPC") or aliases.resolve("Code of Civil Procedure")
         self.limitation = aliases.resolve("Limitation Act")
+        schedule = absent_schedules().get((self.limitation or "", ARTICLE))
+        #: how many Articles its Schedule numbers: a higher one is the Constitution's
+        self.limitation_articles = schedule.count if schedule and schedule.count else 0
         self.years: dict[str, str | None] = {}
 
     def year_of(self, code: str | None) -> str | None:
@@ -712,7 +714,8 @@ class _Reader:
                        or prefix)
             if act is not None and act.status == "non_statute":
                 continue
-            code, resolution, problem = self._resolve(segment.kind, act, segment.items[0].start)
+            code, resolution, problem = self._resolve(segment.kind, act, segment.items[0].start,
+                                                       segment.items[0].number)
             act_text = self.text[act.start:act.end] if act else None
             unit_before = _unit_before(self.text, m.start()) if i == 0 else None
             for j, item in enumerate(segment.items):
@@ -802,7 +805,7 @@ class _Reader:
         if not head:
             return None
         order = roman_value(head.group("num"))
-        if not order or order > CPC_ORDERS:
+        if not order:  # one beyond the CPC's Orders is read too, for the verifier to flag
             return None
         if head.group("rkw"):
             items = self._items(ORDER_RULE, head.end())
@@ -1019,8 +1022,8 @@ class _Reader:
         return _Act("unknown", start, end, name, problem=f"act name not in registry: {name}")
 
     # --- resolution --------------------------------------------------------------------------
-    def _resolve(self, kind: str, act: _Act | None,
-                 pos: int) -> tuple[str | None, str, str | None]:
+    def _resolve(self, kind: str, act: _Act | None, pos: int,
+                 number: str) -> tuple[str | None, str, str | None]:
         if act is not None and act.status == "code":
             return act.code, EXPLICIT, None
         if act is not None and act.status in ("unknown", "ambiguous"):
@@ -1033,8 +1036,10 @@ class _Reader:
             return _from_event(self.doc.resolve_reference(act, pos))
         if kind == ARTICLE:
             # Articles are the Constitution's, except a bare "Article 58" right after the
-            # Limitation Act was named (the Articles of its Schedule).
-            if self.p.limitation:
+            # Limitation Act was named (the Articles of its Schedule; "Article 226" there is
+            # still the Constitution's: the Schedule stops at 137).
+            digits = re.match(r"\d+", number)
+            if self.p.limitation and digits and int(digits.group()) <= self.p.limitation_articles:
                 event = self.doc.latest_any(pos, LIMITATION_WINDOW)
                 if event is not None and event.code == self.p.limitation:
                     return event.code, CONTEXT, None
