@@ -17,7 +17,7 @@ import pandas as pd
 from nyaya.citations.statutes import ARTICLE, ORDER_RULE, SECTION, roman_value
 from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.omissions import STRUCK_DOWN, Omission, omission
-from nyaya.statutes.registry import AliasIndex, absent_schedules, known_gaps
+from nyaya.statutes.registry import AliasIndex, absent_schedules, known_gaps, normalize_alias
 from nyaya.statutes.structured import to_roman
 from nyaya.tables import read_table
 from nyaya.verify.model import NOT_FOUND, NOT_IN_FORCE, UNVERIFIABLE, VERIFIED
@@ -164,16 +164,26 @@ def _act_in(text: str, aliases: AliasIndex) -> str | None:
     if exact:
         return exact
     found = aliases.longest_in(cleaned)
-    # Accept a contained alias only when it is most of what was written, so a stray
-    # short alias inside unrelated words cannot pick an Act; and never when the words name
-    # another year: "the Consumer Protection Act, 1986" is not the Act of 2019.
-    if found and len(found[1]) >= 0.6 * len(re.sub(r"[^a-z0-9]", "", cleaned.lower())):
+    # Accept a contained alias only when it is whole words ("TPA" is not inside "COTPA", nor
+    # "TP Act" inside "MTP Act") and most of what was written, so a stray short alias inside
+    # unrelated words cannot pick an Act; and never when the words name another year: "the
+    # Consumer Protection Act, 1986" is not the Act of 2019.
+    if (found and found[1] in _word_runs(cleaned)
+            and len(found[1]) >= 0.6 * len(re.sub(r"[^a-z0-9]", "", cleaned.lower()))):
         written, enacted = ACT_YEAR.findall(cleaned), re.search(r"_(\d{4})(?:_|$)", found[0])
         if written and enacted and enacted.group(1) not in written:
             return None
         return found[0]
     return None
 
+
+
+def _word_runs(text: str) -> set[str]:
+    """Each run of consecutive words of `text` as `normalize_alias` writes an alias
+    ("Cr.P.C. 1973" gives "cr", "crp", "crpc", "crpc1973", ...): the forms a contained alias
+    may take."""
+    words = [normalize_alias(word) for word in re.findall(r"[A-Za-z0-9&]+", text)]
+    return {"".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)}
 
 SECTION_COLUMNS = ["act_code", "section_number", "title", "text", "footnotes",
                    "chapter_number", "chapter_title", "status", "extraction_confidence"]

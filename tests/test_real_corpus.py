@@ -343,6 +343,12 @@ def test_rrf_offline_and_inside_qdrant_agree_on_real_queries(main_run):
                                                   "section_number": "13"}),
     (["Section 8 of the RTI Act"], 0, "VERIFIED", {"act_code": "RIA_2005",
                                                    "section_number": "8"}),
+    # "TPA" inside "COTPA" and "TP Act" inside "MTP Act" were the Transfer of Property Act
+    (["Section 6 of COTPA"], 0, "VERIFIED", {"act_code": "COTPPARTCPSDA_2003",
+                                             "section_number": "6"}),
+    (["Section 3 of the MTP Act"], 0, "VERIFIED", {"act_code": "MTPA_1971",
+                                                   "section_number": "3"}),
+    (["Section 7 of the IBC"], 0, "VERIFIED", {"act_code": "IBC_2016", "section_number": "7"}),
 ])
 def test_lookup_cli(main_run, citation, code, status, expected):
     data_dir, _ = main_run

@@ -82,6 +82,9 @@ def test_parse_citation(lookup, text, act, section, unit):
     # a known name with another year is another Act (the Consumer Protection Act, 1986 is not
     # the Act of 2019): not recognised, never the wrong Act's section
     ("Section 13 of the Hindu Marriage Act, 1956", "Act not recognised"),
+    # an alias inside a word is not the Act: "HMA" in "SHMA", as "TPA" in "COTPA" was read as
+    # the Transfer of Property Act
+    ("Section 13 of SHMA", "Act not recognised"),
 ])
 def test_not_found_says_why(lookup, text, reason):
     result = lookup.lookup(text)
