@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from nyaya.citations.statutes import ARTICLE, ORDER_RULE, SECTION, roman_value
+from nyaya.citations.statutes import ARTICLE, ORDER_RULE, SECTION, code_year, roman_value
 from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.omissions import STRUCK_DOWN, Omission, omission
 from nyaya.statutes.registry import AliasIndex, absent_schedules, known_gaps, normalize_alias
@@ -65,8 +65,7 @@ ORDER_CITED = re.compile(
     r"(?:\s*,?\s*(?:rules?|r\.)\s*(?P<rule>\d+[A-Z]?))?",
     re.IGNORECASE)
 FILLER = re.compile(r"^(?:\s*(?:of|the|under|in|to)\b\s*|\s*[,-]\s*)+", re.IGNORECASE)
-YEAR = re.compile(r"^(?:18|19|20)\d\d$")
-ACT_YEAR = re.compile(r"\b((?:18|19|20)\d\d)\b")  # a year written with an Act's name
+YEAR = re.compile(r"\b((?:18|19|20)\d\d)\b")  # a year, alone or written with an Act's name
 PREAMBLE = re.compile(r"\bpreamble\b", re.IGNORECASE)
 
 
@@ -152,7 +151,7 @@ def parse_citation(text: str, aliases: AliasIndex) -> ParsedCitation:
 def _bare_number(text: str) -> re.Match | None:
     """The section number in '302 IPC' or 'Indian Penal Code 1860 302': not the Act's year."""
     candidates = list(BARE_NUMBER.finditer(text))
-    numbers = [m for m in candidates if not YEAR.match(m["number"])]
+    numbers = [m for m in candidates if not YEAR.fullmatch(m["number"])]
     return (numbers or candidates or [None])[0]
 
 
@@ -170,8 +169,8 @@ def _act_in(text: str, aliases: AliasIndex) -> str | None:
     # Consumer Protection Act, 1986" is not the Act of 2019.
     if (found and found[1] in _word_runs(cleaned)
             and len(found[1]) >= 0.6 * len(re.sub(r"[^a-z0-9]", "", cleaned.lower()))):
-        written, enacted = ACT_YEAR.findall(cleaned), re.search(r"_(\d{4})(?:_|$)", found[0])
-        if written and enacted and enacted.group(1) not in written:
+        written, enacted = YEAR.findall(cleaned), code_year(found[0])
+        if written and enacted and enacted not in written:
             return None
         return found[0]
     return None

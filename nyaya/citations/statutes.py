@@ -259,7 +259,7 @@ class _Prepared:
         if code is None:
             return None
         if code not in self.years:
-            self.years[code] = _code_year(code)
+            self.years[code] = code_year(code)
         return self.years[code]
 
     def lookup(self, key: str) -> tuple[str | None, list[str] | None]:
@@ -282,7 +282,8 @@ def _prepared(aliases: AliasIndex) -> _Prepared:
     return prepared
 
 
-def _code_year(code: str | None) -> str | None:
+def code_year(code: str | None) -> str | None:
+    """The year an act code carries ("CPA_2019" -> "2019"; None for "COI")."""
     match = YEAR_IN_CODE.search(code) if code else None
     return match.group(1) if match else None
 
@@ -940,9 +941,9 @@ class _Reader:
         year_m = YEAR_AFTER.match(text, end)
         if year_m:
             written = year_m.group("y")
-            code_year = _code_year(code)
+            enacted = code_year(code)
             end = year_m.end()
-            if code and code_year and written != code_year:
+            if code and enacted and written != enacted:
                 full = text[q:end]
                 return _Act("unknown", start, end, full,
                             problem=f"act name not in registry: {full}")

@@ -46,17 +46,21 @@ class ActEntry:
 
 
 @cache
+def _facts_file(name: str) -> dict:
+    """A facts file shipped with the package (nyaya/facts/<name>), read and parsed once."""
+    return yaml.safe_load(resources.files("nyaya.facts").joinpath(name).read_text(
+        encoding="utf-8"))
+
+
 def load_facts() -> dict:
     """The curated act facts shipped with the package."""
-    text = resources.files("nyaya.facts").joinpath("acts.yaml").read_text(encoding="utf-8")
-    return yaml.safe_load(text)
+    return _facts_file("acts.yaml")
 
 
 @cache
 def known_gaps() -> dict[tuple[str, str], str]:
     """(act_code, normalized section) -> why the corpus lacks a section that exists in law."""
-    text = resources.files("nyaya.facts").joinpath("known_gaps.yaml").read_text(encoding="utf-8")
-    rows = yaml.safe_load(text)["sections_absent_from_corpus"]
+    rows = _facts_file("known_gaps.yaml")["sections_absent_from_corpus"]
     return {(row["act_code"], normalize_section_number(str(row["section"]))): row["why"]
             for row in rows}
 
@@ -75,8 +79,7 @@ class AbsentSchedule:
 @cache
 def absent_schedules() -> dict[tuple[str, str], AbsentSchedule]:
     """(act_code, citation kind) -> the schedule the corpus lacks (nyaya/facts/known_gaps.yaml)."""
-    text = resources.files("nyaya.facts").joinpath("known_gaps.yaml").read_text(encoding="utf-8")
-    rows = yaml.safe_load(text)["schedules_absent_from_corpus"]
+    rows = _facts_file("known_gaps.yaml")["schedules_absent_from_corpus"]
     return {(row["act_code"], row["cited_as"]): AbsentSchedule(**row) for row in rows}
 
 
