@@ -125,7 +125,8 @@ def candidates(judge: RelevanceJudge, query: JudgedQuery, depth: int = NEGATIVE_
 
 def feature_pairs(judge: RelevanceJudge, queries: Iterable[JudgedQuery]) -> pd.DataFrame:
     """One row per candidate pair: the query's set, qid and kind, the section, its origin and
-    grade (0 when unjudged), and the model's features (PairFeatures.NAMES)."""
+    grade (0 when unjudged), the model's features (PairFeatures.NAMES) and whether the law's
+    words of the question keep it from the model's removal."""
     rows = []
     for query in queries:
         grades = query.sections
@@ -134,6 +135,7 @@ def feature_pairs(judge: RelevanceJudge, queries: Iterable[JudgedQuery]) -> pd.D
             rows.append({"queryset": query.queryset, "qid": query.qid, "kind": features.kind,
                          "act_code": act, "section_number": section, "origin": origin,
                          "grade": grades.get((act, section), 0),
+                         "kept_by_law_words": features.kept_by_law_words,
                          **dict(zip(PairFeatures.NAMES, features.vector(), strict=True))})
     return pd.DataFrame(rows)
 
@@ -250,14 +252,19 @@ def fit_model(pairs: pd.DataFrame, min_precision: float = MIN_REMOVAL_PRECISION,
 
 
 def removal_figures(model: RelevanceModel, pairs: pd.DataFrame,
-                    rule: Callable[[pd.DataFrame, Sequence[str]], np.ndarray] | None = None
-                    ) -> dict:
+                    rule: Callable[[pd.DataFrame, Sequence[str]], np.ndarray] | None = None,
+                    kept: Sequence[bool] | None = None) -> dict:
     """On (held-out) pairs, per set: NOT_APPLICABLE precision and recall, relevant documents
     removed per query, the three classes' figures and the share removed of each origin. `rule`
-    marks the pairs removed whatever the model says (the statute judge's `contradicted`)."""
+    marks the pairs removed whatever the model says (the statute judge's `contradicted`),
+    `kept` those the model may not remove (TANGENTIAL instead: the statute judge's
+    `kept_by_law_words`)."""
     scores = model.probabilities(pairs)
     verdicts = [model.cuts[kind].verdict(s) for kind, s in zip(pairs["kind"], scores,
                                                                strict=True)]
+    if kept is not None:
+        verdicts = [TANGENTIAL if keep and verdict == NOT_APPLICABLE else verdict
+                    for verdict, keep in zip(verdicts, kept, strict=True)]
     if rule is not None:
         verdicts = [NOT_APPLICABLE if ruled else verdict for verdict, ruled in
                     zip(verdicts, rule(pairs, pairs["kind"].tolist()), strict=True)]
@@ -371,8 +378,9 @@ def _train_one(work: tuple[Settings, str], _log: Callable[[str], None]) -> Relev
                            warehouse=settings.warehouse)
     training, held_out = training_queries(settings)
     model = fit_model(feature_pairs(judge, training))
-    model.figures["held_out"] = removal_figures(model, feature_pairs(judge, held_out),
-                                                contradicted)
+    pairs = feature_pairs(judge, held_out)
+    model.figures["held_out"] = removal_figures(model, pairs, contradicted,
+                                                pairs["kept_by_law_words"])
     return model
 
 

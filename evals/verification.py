@@ -129,7 +129,8 @@ def removal_tradeoff(runs: pd.DataFrame, queryset: QuerySet, judge: RelevanceJud
                      cuts: tuple[float, ...] = TRADEOFF_CUTS, k: int = 5) -> pd.DataFrame:
     """What another removal cut would do to each config's top `k` on the judged held-out
     queries: per cut (the model's own first), citations kept, false positives and relevant
-    removed per query. The rule beside the model removes what it removes in the gate. A lower
+    removed per query. The rule beside the model removes what it removes in the gate, and what
+    the law's words of the question pick out is kept at every cut, as in the gate. A lower
     false-positive figure is bought with relevant sections removed: this shows the price."""
     held_out = held_out_qrels(queryset)
     per_query = len(held_out) or 1
@@ -141,14 +142,14 @@ def removal_tradeoff(runs: pd.DataFrame, queryset: QuerySet, judge: RelevanceJud
         pairs = []
         for qid, doc in zip(top["qid"], top["doc_id"], strict=True):
             features, probability, contradiction = judge.scored(texts[qid], *doc.split(":", 1))
-            pairs.append((probability, contradiction, features.kind,
-                          held_out[qid].get(doc, 0) >= 1))
-        scored = pd.DataFrame(pairs, columns=["probability", "contradicted", "kind",
-                                              "relevant"])
+            pairs.append((probability, contradiction, features.kept_by_law_words,
+                          features.kind, held_out[qid].get(doc, 0) >= 1))
+        scored = pd.DataFrame(pairs, columns=["probability", "contradicted", "law_words",
+                                              "kind", "relevant"])
         own = scored["kind"].map(lambda kind: judge.model.cuts[kind].low)
         for cut in ("model", *cuts):
-            kept = ~scored["contradicted"] & (scored["probability"]
-                                              >= (own if cut == "model" else cut))
+            kept = ~scored["contradicted"] & (scored["law_words"] | (
+                scored["probability"] >= (own if cut == "model" else cut)))
             rows.append({"config": config, "removal_cut": cut,
                          "kept_per_query": kept.sum() / per_query,
                          "false_positives_per_query": (kept & ~scored["relevant"]).sum()

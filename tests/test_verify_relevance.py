@@ -28,6 +28,7 @@ from evals.relevance import (
 from nyaya import cli
 from nyaya.judgments.domains import load_lexicon
 from nyaya.retrieval.case_votes import CaseVotes
+from nyaya.retrieval.legal_terms import parse_legal_terms
 from nyaya.settings import Settings
 from nyaya.tables import write_table
 from nyaya.verify.gate import render_blocks, verify_text
@@ -218,6 +219,54 @@ def test_other_queries_are_judged_by_the_model(judge, query, act, section, verdi
         [features.vector()], columns=PairFeatures.NAMES))[0], abs=5e-5)
     assert judge.model.cuts[features.kind].verdict(relevance.score) == verdict
     assert says in relevance.reason
+
+
+LEASE_WORDS = parse_legal_terms({"concepts": [
+    {"law": "lessor lessee rights and liabilities advance", "asks": ["security deposit"]}]},
+    "table")
+
+
+@pytest.fixture(scope="module")
+def strict_judge() -> RelevanceJudge:
+    """The hand model with a removal cut so high that it would remove every section not named:
+    what the law's words keep, they keep against the model."""
+    model = hand_model()
+    strict = RelevanceModel(model.classifier, {kind: Cuts(0.99, 0.999) for kind in model.cuts},
+                            PairFeatures.NAMES)
+    return RelevanceJudge(SECTIONS, REGISTRY, TRANSITIONS, model=strict,
+                          legal_terms=LEASE_WORDS)
+
+
+@pytest.mark.parametrize(("query", "act", "section", "depth", "verdict", "says"), [
+    # the concept's words rank the lease sections first, though the question shares no word
+    # with them: the model's removal is overruled, with the words and the rank in the reason
+    (DEPOSIT, "TPA_1882", "108", 10, TANGENTIAL, 'the query asks, "lessor lessee rights and '
+     'liabilities advance", rank it 1'),
+    (DEPOSIT, "TPA_1882", "114", 10, TANGENTIAL, "rank it 2"),
+    (DEPOSIT, "TPA_1882", "114", 1, NOT_APPLICABLE, "remove this citation"),  # below the depth
+    (DEPOSIT, "DRCA_1958", "14", 10, NOT_APPLICABLE, "remove this citation"),  # words unmatched
+    # the rule for an unrelated area still removes what the words match ("advance")
+    (DEPOSIT, "ACA_1996", "38", 10, NOT_APPLICABLE, "a question of an unrelated area"),
+    # a question that names a provision gets no words: the lookup answers it
+    ("Does TPA section 114 cover my security deposit?", "TPA_1882", "108", 10, NOT_APPLICABLE,
+     "remove this citation"),
+    # a passage of facts is in the law's words already and gets none either
+    (" ".join([DEPOSIT] * 9), "TPA_1882", "108", 10, NOT_APPLICABLE, "remove this citation"),
+])
+def test_the_law_s_words_of_a_plain_question_keep_what_they_pick_out(
+        strict_judge, monkeypatch, query, act, section, depth, verdict, says):
+    monkeypatch.setattr("nyaya.verify.relevance.LAW_WORDS_DEPTH", depth)
+    strict_judge._scores.clear()
+    relevance = strict_judge.judge(query, act, section)
+    assert (relevance.verdict, relevance.source) == (verdict, "model")
+    assert says in relevance.reason
+    assert strict_judge.model.cuts[QUESTION].verdict(relevance.score) == NOT_APPLICABLE
+
+
+def test_the_law_s_words_match_what_the_rule_still_removes(strict_judge):
+    parts = strict_judge.features(DEPOSIT, "ACA_1996", "38")
+    assert parts.kept_by_law_words and parts.domain < 0 and parts.law_words_rank <= 3
+    assert strict_judge.features(DEPOSIT, "DRCA_1958", "14").law_words_rank is None
 
 
 class CountingModel:

@@ -18,9 +18,12 @@ from pathlib import Path
 import yaml
 
 from nyaya.retrieval.base import PASSAGE_WORDS
-from nyaya.retrieval.query_analysis import plain_text, terms_pattern
+from nyaya.retrieval.query_analysis import QueryAnalysis, plain_text, terms_pattern
 
 FILE = "legal_terms.yaml"
+#: query types that ask about a named provision (its number may be past what the analysis
+#: reads: "RTI Act section 8", "167(2) CrPC")
+PROVISION_TYPES = ("section_lookup", "old_statute_reference")
 
 
 class LegalTermsError(ValueError):
@@ -55,6 +58,15 @@ class LegalTerms:
         if len(text.split()) > PASSAGE_WORDS:
             return []
         return [concept.law for concept in self.matched(text)]
+
+    def for_question(self, text: str, analysis: QueryAnalysis) -> list[str]:
+        """What a question asked in plain words gets (`added`): nothing for one that names a
+        provision, which the lookup answers and added words only pull the rest away from
+        (docs/retrieval-methods.md)."""
+        if (analysis.query_type in PROVISION_TYPES or analysis.sections or analysis.articles
+                or analysis.old_code_refs):
+            return []
+        return self.added(text)
 
     def expand(self, text: str) -> str:
         """A question, then the law's words it asks about; a passage as it is."""

@@ -73,9 +73,6 @@ Built = TypeVar("Built")
 RERANK_DEPTH = 100
 NEW_CODES_FROM = date(2024, 7, 1)  # BNS, BNSS and BSA in force
 CRIMINAL_TYPES = ("criminal_offence",)
-#: query types that ask about a named provision (its number may be past what the analysis
-#: reads: "RTI Act section 8", "167(2) CrPC")
-PROVISION_TYPES = ("section_lookup", "old_statute_reference")
 # dense:sparse weights by query type, named so configs can share one table (spec 001 s. 5.1)
 WEIGHT_TABLES: dict[str, dict[str, dict[str, float]]] = {
     "spec001": {
@@ -317,11 +314,7 @@ class StatuteSearch:
         one, and added words only pull the rest away from it)."""
         if self.legal_terms is None:
             return []
-        analysis = self.resources.analyzed(text)
-        if (analysis.query_type in PROVISION_TYPES or analysis.sections or analysis.articles
-                or analysis.old_code_refs):
-            return []
-        return self.legal_terms.added(text)
+        return self.legal_terms.for_question(text, self.resources.analyzed(text))
 
     def search(self, text: str, k: int = 5, as_of: date | None = None,
                excluded: Collection[str] = ()) -> list[Hit]:

@@ -34,8 +34,12 @@ unjudged, on out-of-fold probabilities of the training pairs (the gate removes a
 citation, and removing a relevant one misstates the law). One rule stands beside the model: a
 question whose legal areas are all unrelated to the section's, and which does not name it,
 removes it (`contradicted`): the trees, trained mostly on passages, weigh that little, and it
-was never wrong on nyaya-statutes. Figures on the held-out halves, and what was tried:
-docs/verification.md.
+was never wrong on nyaya-statutes. And one keeps: a section that the law's words of a concept
+the question asks about in plain words (`nyaya.retrieval.legal_terms`, the search default's
+expansion) rank among their top LAW_WORDS_DEPTH is never removed by the model, whose lexical
+features read the question's own words only and so miss the section a plain question is about
+("landlord ... security deposit" against "Rights and liabilities of lessor and lessee").
+Figures on the held-out halves, and what was tried: docs/verification.md.
 """
 
 from __future__ import annotations
@@ -58,6 +62,7 @@ from nyaya.retrieval import tokenize as tokenize_module
 from nyaya.retrieval.bm25 import BM25Retriever
 from nyaya.retrieval.case_votes import CaseVotes, section_votes
 from nyaya.retrieval.citing_contexts import case_contexts
+from nyaya.retrieval.legal_terms import LegalTerms, load_legal_terms
 from nyaya.retrieval.query_analysis import QueryAnalyzer
 from nyaya.settings import Settings
 from nyaya.statutes.indiacode import normalize_section_number
@@ -91,6 +96,7 @@ MIN_REMOVAL_PRECISION = 0.998  # share of a removal cut's removals that must be 
 # a question lost one relevant section in eight (docs/verification.md)
 NEGATIVE_DEPTH = 10  # top BM25 and top voted sections per training query, negatives if unjudged
 VOTE_DEPTH = 200  # voted sections a query's features look at (the rest count as not voted)
+LAW_WORDS_DEPTH = 10  # a section a concept's law words rank this high is never removed by the model
 SCORES_KEPT = 65_536  # scored pairs a judge remembers (oldest dropped first)
 VOTE_TABLES = ("judgments", "citation_mentions", "citation_graph_nodes",
                "citation_graph_edges")  # read when needed
@@ -151,6 +157,9 @@ class PairFeatures:
     query_domains: tuple[str, ...] = ()  # strongest first
     section_domain: str | None = None
     related_to: str | None = None  # the query domain the section's is related to (domain 0)
+    law_words_rank: int | None = None  # its best rank for the law's words of what the question
+    # asks in plain words (`nyaya.retrieval.legal_terms`), None when they do not match it
+    law_words: str | None = None  # those words
 
     NAMES = ("lexical", "log_lexical_rank", "domain_contradicts", "domain_share", "named",
              "vote", "log_vote_rank", "voted", "act_vote", "act_lexical", "query_words")
@@ -165,6 +174,12 @@ class PairFeatures:
     @property
     def kind(self) -> str:
         return kind_of(self.query_words)
+
+    @property
+    def kept_by_law_words(self) -> bool:
+        """The law's words for what the question asks pick the section out: the model does not
+        remove it (`kept_by_law_words`)."""
+        return self.law_words_rank is not None and self.law_words_rank <= LAW_WORDS_DEPTH
 
 
 @dataclass(frozen=True)
@@ -181,6 +196,7 @@ class _QueryView:
     votes: dict[tuple[str, str], float]  # section -> votes relative to the top, best first
     act_votes: dict[str, float]  # act -> share of all votes
     words: int
+    law_words: tuple[str, ...]  # what the question asks in the law's words, one per concept
 
 
 def domains_related(a: str, b: str) -> bool:
@@ -253,8 +269,9 @@ class RelevanceJudge:
                  labeled: Iterable[LabeledSet] = (), *, model: RelevanceModel | None = None,
                  votes: Callable[[], CaseVotes] | None = None,
                  precedents: Callable[[CaseVotes | None], Any] | None = None,
-                 warehouse: Path | None = None) -> None:
+                 warehouse: Path | None = None, legal_terms: LegalTerms | None = None) -> None:
         self.model, self._votes_of, self._precedents_of = model, votes, precedents
+        self.legal_terms = legal_terms or load_legal_terms()
         self._warehouse = warehouse
         self.keys = [(str(row["act_code"]), normalize_section_number(str(row["section_number"])))
                      for row in sections]
@@ -275,6 +292,7 @@ class RelevanceJudge:
         # a response's citations share one query: its rows and votes are computed once; and
         # answers to one question (configs compared, a user retrying) cite the same sections
         self._view = lru_cache(maxsize=256)(self._query_view)
+        self._law_word_ranks = lru_cache(maxsize=64)(self._matched_ranks)
         # (query, act, section) -> what `scored` returns; insertion order, oldest first
         self._scores: dict[tuple[str, str, str], tuple[PairFeatures, float, bool]] = {}
 
@@ -326,13 +344,24 @@ class RelevanceJudge:
         model-path judgment: a labeled query never needs it."""
         return _section_index(tuple(self._texts), self._warehouse)
 
-    def _query_view(self, query: str, excluded: frozenset[str] = frozenset()) -> _QueryView:
-        scores = self.lexical_index.scores(query)
+    def _ranks(self, text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every section's BM25 for `text` relative to the best, each section's rank (1 = the
+        best, ties in table order) and the rows best first."""
+        scores = self.lexical_index.scores(text)
         best = scores.max(initial=0.0)
         lexical = scores / best if best > 0 else scores
         order = np.argsort(-lexical, kind="stable")
         rank = np.empty(len(lexical), dtype=int)
         rank[order] = np.arange(1, len(lexical) + 1)
+        return lexical, rank, order
+
+    def _matched_ranks(self, text: str) -> np.ndarray:
+        """Each section's rank for `text`, 0 where it does not match at all."""
+        lexical, rank, _ = self._ranks(text)
+        return np.where(lexical > 0, rank, 0).astype(np.int32)
+
+    def _query_view(self, query: str, excluded: frozenset[str] = frozenset()) -> _QueryView:
+        lexical, rank, order = self._ranks(query)
         act_lexical = pd.Series(lexical).groupby(self._acts).max().to_dict()
         analysis = self.analyzer.analyze(query)
         named = frozenset((ref.act_code, normalize_section_number(ref.section))
@@ -351,7 +380,22 @@ class RelevanceJudge:
         total = sum(act_votes.values()) or 1.0
         return _QueryView(lexical, rank, order, act_lexical, evidence, named, votes,
                           {act: value / total for act, value in act_votes.items()},
-                          len(query.split()))
+                          len(query.split()),
+                          tuple(self.legal_terms.for_question(query, analysis)))
+
+    def _law_words_match(self, view: _QueryView, row: int | None
+                         ) -> tuple[int | None, str | None]:
+        """The section's best rank for any one concept's law words the question asks for
+        (each concept a short query of its own), and those words; (None, None) when none
+        matches it."""
+        best: tuple[int | None, str | None] = (None, None)
+        if row is None:
+            return best
+        for words in view.law_words:
+            rank = int(self._law_word_ranks(words)[row])
+            if rank and (best[0] is None or rank < best[0]):
+                best = (rank, words)
+        return best
 
     def _kind(self, act_code: str) -> str:
         return "article" if act_code == self.analyzer.constitution else "section"
@@ -377,6 +421,7 @@ class RelevanceJudge:
             related_to = next((d for d in ranked if domains_related(d, section_domain)), None)
             domain = 0.0 if related_to else -1.0
         voted = list(view.votes)
+        law_words_rank, law_words = self._law_words_match(view, row)
         return PairFeatures(
             lexical=round(float(view.lexical[row]), 4) if row is not None else 0.0,
             lexical_rank=int(view.rank[row]) if row is not None else len(self.keys) + 1,
@@ -386,7 +431,7 @@ class RelevanceJudge:
             act_vote=round(view.act_votes.get(key[0], 0.0), 4),
             act_lexical=round(float(view.act_lexical.get(key[0], 0.0)), 4),
             query_words=view.words, query_domains=ranked, section_domain=section_domain,
-            related_to=related_to)
+            related_to=related_to, law_words_rank=law_words_rank, law_words=law_words)
 
     def judge(self, query: str, act_code: str, section_number: str) -> Relevance:
         """RELEVANT / TANGENTIAL / NOT_APPLICABLE for one cited section, with the reason."""
@@ -466,6 +511,12 @@ class RelevanceJudge:
                              "name the section): remove this citation.", SOURCE_MODEL,
                              probability)
         verdict = cuts.verdict(probability)
+        if verdict == NOT_APPLICABLE and parts.kept_by_law_words:
+            return Relevance(TANGENTIAL, f"{cited}: {terms} ({said} < {cuts.low:g}, but the "
+                             f"law's words for what the query asks, \"{parts.law_words}\", rank "
+                             f"it {parts.law_words_rank}): keep it only as a supporting "
+                             "provision; a person should check that it applies.", SOURCE_MODEL,
+                             probability)
         if verdict == RELEVANT:
             return Relevance(RELEVANT, f"{cited}: {terms} ({said} >= {cuts.high:g}).",
                              SOURCE_MODEL, probability)
