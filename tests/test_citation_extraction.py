@@ -38,6 +38,9 @@ ACTS = [
     ("LA_1963", "The Limitation Act, 1963", 1963, ["Limitation Act"]),
     ("SCSTPAA_1989", "The Scheduled Castes and the Scheduled Tribes (Prevention of Atrocities) "
      "Act, 1989", 1989, ["SC/ST Act", "Atrocities Act"]),
+    ("COTPPARTCPSDA_2003", "The Cigarettes and Other Tobacco Products (Prohibition of "
+     "Advertisement and Regulation of Trade and Commerce, Production, Supply and Distribution) "
+     "Act, 2003", 2003, ["COTPA"]),
 ]
 
 
@@ -102,6 +105,10 @@ STATUTE_FORMS = [
     ("Section 302 IPC and Section 65 of the Evidence Act",
      [("IPC_1860", "302", None), ("IEA_1872", "65", None)]),
     ("§ 302 IPC", [("IPC_1860", "302", None)]),
+    # the registry's longest title, 21 words (16 were tried until 2026-12-05)
+    ("Section 5 of the Cigarettes and Other Tobacco Products (Prohibition of Advertisement and "
+     "Regulation of Trade and Commerce, Production, Supply and Distribution) Act, 2003",
+     [("COTPPARTCPSDA_2003", "5", None)]),
 ]
 
 

@@ -51,7 +51,8 @@ MAX_ITEMS = 60  # provisions in one list ("Sections 1, 2, 3, ..."): longer runs 
 MAX_SEGMENTS = 20  # "Section 302 read with Section 34 ..." links in one phrase
 RANGE_LIMIT = 20  # "Sections 3 to 5" is expanded when the range is at most this long
 RANGE_BUDGET = 2000  # provisions filled in from ranges per document; then only the ends
-MAX_TRIAL_TOKENS = 16  # words tried when matching an Act name
+MAX_TRIAL_TOKENS = 24  # words tried when matching an Act name: the longest title in the
+# registry, the Cigarettes and Other Tobacco Products (...) Act, 2003, has 21 with "The" and year
 
 
 @dataclass(frozen=True)
