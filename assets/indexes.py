@@ -24,7 +24,7 @@ from nyaya.provenance import source_fingerprint
 from nyaya.retrieval.case_votes import WORDS, index_judgments, judgment_index_dir
 from nyaya.retrieval.citing_contexts import contexts_index_dir, index_contexts
 from nyaya.settings import Settings
-from nyaya.verify.relevance import index_sections, section_index_dir
+from nyaya.verify.section_index import index_sections, section_index_dir
 from pipelines.resources import NyayaSettings
 
 GROUP = "indexes"

@@ -683,8 +683,9 @@ def test_the_judges_section_index_is_kept_and_loaded_instead_of_rebuilt(built, m
     """The relevance judge loads the sections' index the asset kept, and it scores as a fresh
     one does; a judge that finds it never indexes the sections itself, and a stale one (the
     sections changed) is indexed anew."""
-    from nyaya.verify import relevance
-    from nyaya.verify.relevance import RelevanceJudge, judge_tables, section_index_dir
+    from nyaya.verify import section_index
+    from nyaya.verify.relevance import RelevanceJudge, judge_tables
+    from nyaya.verify.section_index import section_index_dir
 
     first, _, data_dir = built
     settings = _fixture_settings(data_dir)
@@ -694,15 +695,15 @@ def test_the_judges_section_index_is_kept_and_loaded_instead_of_rebuilt(built, m
     assert (section_index_dir(settings.warehouse) / "nyaya.json").is_file()
     fresh = RelevanceJudge(*tables).lexical_index  # no warehouse: indexed here
 
-    relevance._section_index.cache_clear()
-    monkeypatch.setattr(relevance, "BM25Retriever", load_only("the sections"))
+    section_index.sections_bm25.cache_clear()
+    monkeypatch.setattr(section_index, "BM25Retriever", load_only("the sections"))
     try:
         loaded = RelevanceJudge(*tables, warehouse=settings.warehouse).lexical_index
         changed = [{**tables[0][0], "text": "a changed text"}, *tables[0][1:]]
         with pytest.raises(AssertionError, match="indexed again"):
             _ = RelevanceJudge(changed, *tables[1:], warehouse=settings.warehouse).lexical_index
     finally:
-        relevance._section_index.cache_clear()
+        section_index.sections_bm25.cache_clear()
     query = "whoever commits murder shall be punished with death"
     assert loaded.scores(query).tolist() == fresh.scores(query).tolist()
     assert fresh.scores(query).max() > 0

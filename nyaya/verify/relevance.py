@@ -44,7 +44,6 @@ Figures on the held-out halves, and what was tried: docs/verification.md.
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -58,7 +57,6 @@ import pandas as pd
 
 from nyaya.judgments.domains import CitedProvision, DomainTagger
 from nyaya.lookup import provision_label
-from nyaya.retrieval import tokenize as tokenize_module
 from nyaya.retrieval.bm25 import BM25Retriever
 from nyaya.retrieval.case_votes import CaseVotes, section_votes
 from nyaya.retrieval.citing_contexts import case_contexts
@@ -70,6 +68,7 @@ from nyaya.statutes.registry import alias_index_from_rows
 from nyaya.tables import read_table, records
 from nyaya.verify.model import NOT_APPLICABLE, NOT_JUDGED, RELEVANT, TANGENTIAL
 from nyaya.verify.precedents import Citers, PrecedentFeatures, PrecedentJudge
+from nyaya.verify.section_index import section_texts, sections_bm25
 from nyaya.verify.trained import (
     QUESTION,
     SOURCE_MODEL,
@@ -216,47 +215,6 @@ class _Labeled:
     grades: dict[tuple[str, str], int]
 
 
-def section_index_dir(warehouse: Path) -> Path:
-    """Where the `judge_sections_index` asset keeps the judge's BM25 over the sections."""
-    return warehouse.parent / "bm25" / "judge_sections"
-
-
-def section_index_stamp(texts: Sequence[str]) -> str:
-    """What that index is built from: the texts themselves (each section's title and text)
-    and the tokenizer's code."""
-    digest = hashlib.sha256(Path(tokenize_module.__file__).read_bytes())
-    for text in texts:
-        digest.update(text.encode() + b"\0")
-    return digest.hexdigest()
-
-
-def section_texts(sections: Iterable[dict]) -> list[str]:
-    """What the judge's lexical match reads of each section: its title and its text."""
-    return [f"{row.get('title') or ''} {row.get('text') or ''}" for row in sections]
-
-
-def index_sections(settings: Settings) -> BM25Retriever:
-    """Index every section of the sections table as the judge reads it and keep the index in
-    `section_index_dir`, for every later process to load (about 5 s of the 37,464
-    sections)."""
-    sections = read_table(settings.table_path("sections"), ["title", "text"])
-    index = _section_index(tuple(section_texts(records(sections))), None)
-    index.save(section_index_dir(settings.warehouse), section_index_stamp(index.texts))
-    return index
-
-
-@lru_cache(maxsize=2)
-def _section_index(texts: tuple[str, ...], warehouse: Path | None) -> BM25Retriever:
-    """BM25 over the sections' texts (doc ids: their rows), once per process for the same
-    texts: the judges of the ranker, the relevance model, the runs and the verification rates
-    share it. The index `index_sections` kept in `warehouse`'s data folder when it is of
-    these texts, else indexed here (about 5 s of the full table; not kept)."""
-    rows = [str(row) for row in range(len(texts))]
-    kept = (BM25Retriever.load(section_index_dir(warehouse), section_index_stamp(texts), rows,
-                               texts) if warehouse is not None else None)
-    return kept or BM25Retriever(rows, texts)
-
-
 class RelevanceJudge:
     """Judges (query, section) pairs from labeled sets' qrels, else by the trained model.
     `votes` builds the judgments' votes for sections when the model first needs them (about
@@ -342,7 +300,7 @@ class RelevanceJudge:
     def lexical_index(self) -> BM25Retriever:
         """BM25 over the sections (doc ids: their rows), loaded or built on the first
         model-path judgment: a labeled query never needs it."""
-        return _section_index(tuple(self._texts), self._warehouse)
+        return sections_bm25(tuple(self._texts), self._warehouse)
 
     def _ranks(self, text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every section's BM25 for `text` relative to the best, each section's rank (1 = the
