@@ -16,6 +16,7 @@ from nyaya.lookup import StatuteLookup, read_sections, read_untexted, render_blo
 from nyaya.settings import Settings
 from nyaya.statutes.registry import alias_index_from_rows
 from nyaya.tables import read_table
+from nyaya.verify.absent_acts import absent_acts_of
 from nyaya.verify.model import VERIFIED
 
 
@@ -30,6 +31,7 @@ def load_lookup(settings: Settings) -> StatuteLookup:
         transitions.to_dict("records"),
         alias_index_from_rows(registry.to_dict("records")),
         read_untexted(settings.table_path("ingest_quarantine")),
+        absent_acts_of(settings),
     )
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import pandas as pd
@@ -20,7 +22,8 @@ from nyaya.statutes.omissions import STRUCK_DOWN, Omission, omission
 from nyaya.statutes.registry import AliasIndex, absent_schedules, known_gaps, normalize_alias
 from nyaya.statutes.structured import to_roman
 from nyaya.tables import read_table
-from nyaya.verify.model import NOT_FOUND, NOT_IN_FORCE, UNVERIFIABLE, VERIFIED
+from nyaya.verify.absent_acts import AbsentActs
+from nyaya.verify.model import CORROBORATED, NOT_FOUND, NOT_IN_FORCE, UNVERIFIABLE, VERIFIED
 
 DOUBLED_STOP = re.compile(r"(?<!\.)\.\.(?=\s|$)")  # "fine.. (2)", not an ellipsis "..."
 CONSTITUTION = "COI"  # its curated act code (nyaya/facts/acts.yaml): numbered in Articles
@@ -79,13 +82,16 @@ class ParsedCitation:
     #: how the provision is numbered: a section, an Article (the Constitution's, or a
     #: schedule's in another Act) or an Order and Rule of the CPC
     kind: str = SECTION
+    act_written: str | None = None  # the words naming an Act that could not be read
 
 
 @dataclass
 class LookupResult:
     #: VERIFIED (in the table and law today), NOT_IN_FORCE (in the table, but its Act dropped
-    #: it or the Court struck it down), UNVERIFIABLE (in law, its text not in the corpus) or
-    #: NOT_FOUND; a section of a wholly repealed code is VERIFIED, its successors beside it
+    #: it or the Court struck it down), UNVERIFIABLE (in law, its text not in the corpus),
+    #: CORROBORATED (an Act the corpus lacks, its section cited by several corpus judgments:
+    #: `act_code` None, `act_title` as they write it) or NOT_FOUND; a section of a wholly
+    #: repealed code is VERIFIED, its successors beside it
     status: str
     query: str
     act_code: str | None
@@ -145,7 +151,8 @@ def parse_citation(text: str, aliases: AliasIndex) -> ParsedCitation:
     act = _act_in(rest, aliases)
     unit = re.sub(r"\s", "", match["unit"] or "") or None
     problem = None if act else (f"Act not recognised in {rest!r}" if rest else "no Act named")
-    return ParsedCitation(raw, act, match["number"].upper(), unit, problem)
+    return ParsedCitation(raw, act, match["number"].upper(), unit, problem,
+                          act_written=rest if not act and rest else None)
 
 
 def _bare_number(text: str) -> re.Match | None:
@@ -228,8 +235,13 @@ class StatuteLookup:
 
     def __init__(self, registry: list[dict], sections: list[dict], transitions: list[dict],
                  aliases: AliasIndex,
-                 untexted: dict[tuple[str, str], str] | None = None) -> None:
+                 untexted: dict[tuple[str, str], str] | None = None,
+                 absent_acts: Callable[[], AbsentActs] | None = None) -> None:
+        """`absent_acts` builds, when a citation of an Act not in the registry first needs
+        them, the Acts the corpus lacks that its judgments cite (`absent_acts_of`); without
+        it such a citation is NOT_FOUND."""
         self.aliases = aliases
+        self._absent_acts_of = absent_acts
         #: sections in law whose text the corpus lacks, and why
         self.gaps = {**(untexted or {}), **known_gaps()}
         self.acts = {row["act_code"]: row for row in registry}
@@ -259,6 +271,10 @@ class StatuteLookup:
             found = self._previews[key] = text[:300] + ("..." if len(text) > 300 else "")
         return found
 
+    @cached_property
+    def absent_acts(self) -> AbsentActs | None:
+        return self._absent_acts_of() if self._absent_acts_of else None
+
     def lookup(self, text: str) -> LookupResult:
         return self.resolve(parse_citation(text, self.aliases))
 
@@ -267,6 +283,12 @@ class StatuteLookup:
                               cited.unit, numbered_as=cited.kind)
         if cited.problem:
             result.reason = cited.problem
+            absent = (self.absent_acts.named(cited.act_written)
+                      if cited.act_written and cited.section_number and self.absent_acts
+                      else None)
+            if absent is not None and absent.corroborated:
+                result.status, result.reason = absent.judged(cited.section_number or "")
+                result.act_title = absent.name
             return result
         act = self.acts.get(cited.act_code, {})
         result.act_title = act.get("title")
@@ -350,8 +372,15 @@ def render_block(result: LookupResult) -> str:
     """The human-readable block for a person looking a citation up (the layout of the
     citation-verification flow specification; `nyaya verify` words its action for a model's
     answer instead). Only a section that is law today is headed VERIFIED."""
-    cited = provision_label(result.act_code, result.section_number, result.unit,
-                           result.numbered_as)
+    cited = (f"{result.act_title} s.{result.section_number}{result.unit or ''}"
+             if result.act_code is None and result.act_title else
+             provision_label(result.act_code, result.section_number, result.unit,
+                             result.numbered_as))
+    if result.act_code is None and result.status in (CORROBORATED, UNVERIFIABLE):
+        return "\n".join([  # an Act the corpus lacks, cited by its judgments
+            f"CITATION {'CORROBORATED' if result.status == CORROBORATED else 'NOT VERIFIABLE HERE'}"
+            f": {cited}", f"Status: {result.status} — {result.reason}",
+            "Check it against the official text of the Act before relying on it."])
     if result.status == UNVERIFIABLE:
         return "\n".join([
             f"CITATION NOT VERIFIABLE HERE: {cited}",

@@ -349,6 +349,9 @@ def test_rrf_offline_and_inside_qdrant_agree_on_real_queries(main_run):
     (["Section 3 of the MTP Act"], 0, "VERIFIED", {"act_code": "MTPA_1971",
                                                    "section_number": "3"}),
     (["Section 7 of the IBC"], 0, "VERIFIED", {"act_code": "IBC_2016", "section_number": "7"}),
+    # an Act the corpus lacks, its section cited by many of the judgments (absent_acts)
+    (["Section 25F of the Industrial Disputes Act"], 1, "CORROBORATED",
+     {"act_code": None, "act_title": "Industrial Disputes Act, 1947"}),
 ])
 def test_lookup_cli(main_run, citation, code, status, expected):
     data_dir, _ = main_run
@@ -359,6 +362,22 @@ def test_lookup_cli(main_run, citation, code, status, expected):
     payload = json.loads(done.stdout)
     assert payload["status"] == status
     assert {k: payload[k] for k in expected} == expected
+
+
+@pytest.mark.parametrize(("text", "status"), [
+    # Acts the corpus does not hold, whose sections its judgments cite (nyaya.verify.absent_acts)
+    ("Section 25F of the Industrial Disputes Act, 1947", "CORROBORATED"),
+    ("Section 4 of the Land Acquisition Act", "CORROBORATED"),  # the 1894 Act, undated
+    ("Section 77 of the Industrial Disputes Act, 1947", "UNVERIFIABLE"),  # it has 40
+    ("Section 3 of the Digital Privacy Act, 2019", "NOT_FOUND"),
+])
+def test_acts_the_corpus_lacks_are_judged_by_the_judgments_citing_them(main_run, text, status):
+    from nyaya.verify.statutes import StatuteChecker, verify_statutes
+    from pipelines.resources import NyayaSettings
+
+    checker = StatuteChecker.from_settings(NyayaSettings(data_dir=str(main_run[0])).resolved())
+    [verdict] = verify_statutes(text, checker)
+    assert verdict.status == status, verdict.reason
 
 
 def test_lookup_cli_names_successor_of_ipc_302(main_run):

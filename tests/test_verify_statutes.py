@@ -16,7 +16,9 @@ from test_verify_relevance import write_relevance_inputs, write_statute_tables
 
 from nyaya import cli
 from nyaya.citations.statutes import extract_statute_mentions
+from nyaya.lookup import render_block
 from nyaya.tables import write_table
+from nyaya.verify.absent_acts import AbsentActs, act_key
 from nyaya.verify.gate import overall_status, render_blocks, verify_text
 from nyaya.verify.model import (
     CORROBORATED,
@@ -29,6 +31,7 @@ from nyaya.verify.model import (
     SOURCE_CANONICAL_TABLE,
     SOURCE_VECTOR_STORE,
     STALE,
+    UNVERIFIABLE,
     UNVERIFIED,
     VERIFIED,
     CitationVerdict,
@@ -744,3 +747,112 @@ def test_a_section_whose_heading_has_no_text_is_unverifiable_not_invented(tmp_pa
     from nyaya.lookup import render_block
     assert render_block(checker.lookup.lookup("BNS 999")).startswith(
         "CITATION NOT VERIFIABLE HERE: BNS_2023 s.999")
+
+
+# --- Acts the corpus lacks but its judgments cite (nyaya/verify/absent_acts.py) --------------
+
+@pytest.mark.parametrize(("written", "key", "year"), [
+    ("Industrial Disputes Act, 1947", "industrialdisputesact", "1947"),
+    ("of the Industrial Disputes Act, 1947.", "industrialdisputesact", "1947"),
+    ("under the Industrial Disputes Act 1947", "industrialdisputesact", "1947"),
+    ("Industrial Disputes Act (1947)", "industrialdisputesact", "1947"),
+    ("the Land Acquisition (Amendment) Act, 1984", "landacquisitionamendmentact", "1984"),
+    ("Industrial Disputes Act", "industrialdisputesact", None),
+])
+def test_an_act_is_known_by_its_name_and_year(written, key, year):
+    assert act_key(written) == (key, year)
+
+
+# (judgment, the name as written, section): J2a and J2b are one case's judgment in two sources
+CITED_BY_JUDGMENTS = [
+    ("J1", "Industrial Disputes Act, 1947", "25F"), ("J2a", "Industrial Disputes Act", "25F"),
+    ("J2b", "Industrial Disputes Act, 1947", "25-F"), ("J3", "Industrial Disputes Act, 1947", "2A"),
+    ("J1", "Payment of Gratuity Act, 1972", "4"), ("J4", "Payment of Gratuity Act, 1972", "7"),
+    ("J1", "Amendment Act, 1976", "3"), ("J2a", "Amendment Act, 1984", "3"),
+    ("J5", "Amendment Act", "3"), ("J3", "Amendment Act", "3"),
+    ("J5", "Sea Customs Act, 1878", "167"),  # one judgment only
+]
+
+
+@pytest.fixture(scope="module")
+def absent_checker() -> StatuteChecker:
+    acts = AbsentActs(CITED_BY_JUDGMENTS, {"J2a": "C2", "J2b": "C2"})
+    return StatuteChecker(REGISTRY, SECTIONS, TRANSITIONS, absent_acts=lambda: acts)
+
+
+@pytest.mark.parametrize(("text", "status", "says"), [
+    # two cases cite the section (J2's two sources count once; "25-F" is 25F): corroborated
+    ("Section 25F of the Industrial Disputes Act, 1947", CORROBORATED,
+     "2 corpus judgments cite its section 25F (J1, J2b)"),
+    # without the year: the 1947 Act, the year nearly all its dated citations carry
+    ("Section 25F of the Industrial Disputes Act", CORROBORATED, "Industrial Disputes Act, 1947"),
+    # the Act is cited by several, this section by one or none: it cannot be checked here
+    ("Section 2A of the Industrial Disputes Act, 1947", UNVERIFIABLE,
+     "one cites its section 2A (J3)"),
+    ("Section 99 of the Industrial Disputes Act, 1947", UNVERIFIABLE,
+     "3 corpus judgments cite it (J1, J2b, J3); none cites its section 99"),
+    ("Section 4 of the Payment of Gratuity Act, 1972", UNVERIFIABLE, "one cites its section 4"),
+    # an Act one judgment cites, a name of no single year or no Act at all, another year
+    ("Section 167 of the Sea Customs Act, 1878", NOT_FOUND, "could not be identified"),
+    ("Section 3 of the Amendment Act", NOT_FOUND, "could not be identified"),
+    ("Section 3 of the Digital Privacy Act, 2019", NOT_FOUND, "could not be identified"),
+    ("Section 25F of the Industrial Disputes Act, 1950", NOT_FOUND, "could not be identified"),
+])
+def test_an_act_the_corpus_lacks_is_judged_by_the_judgments_citing_it(absent_checker, text,
+                                                                      status, says):
+    verdict = _one(text, absent_checker)
+    assert verdict.status == status
+    assert says in verdict.reason
+    assert (verdict.source == "statute citations in the corpus judgments") == (
+        status != NOT_FOUND)
+
+
+@pytest.mark.parametrize(("text", "overall", "says"), [
+    # the judgments corroborate it; nothing was checked against the Act's text
+    ("Section 25F of the Industrial Disputes Act, 1947 applies.", PRECEDENT_ONLY,
+     "1 statute citation(s) of them are of Acts the corpus does not hold"),
+    ("Section 103 BNS punishes murder; see too Section 25F of the Industrial Disputes Act, 1947.",
+     OVERALL_VERIFIED, "corroborated (the same section cited by several corpus judgments)"),
+])
+def test_a_corroborated_statute_survives_but_verifies_nothing(absent_checker, text, overall,
+                                                               says):
+    report = verify_text(text, absent_checker)
+    assert report.overall == overall and says in report.message
+    blocks = render_blocks(report)
+    assert ("CITATION CORROBORATED: Industrial Disputes Act, 1947 s.25F (as written: 'Section "
+            "25F of the Industrial Disputes Act, 1947')") in blocks
+    assert "ACTION REQUIRED" not in blocks
+
+
+@pytest.mark.parametrize(("dated", "year"), [
+    ({"1947": 9, "1974": 1}, "1947"),  # a misprint beside nine: still the 1947 Act
+    ({"1947": 8, "1974": 1}, None),  # below DOMINANT (0.9): no year can be told
+    ({"1976": 2, "1984": 2}, None),
+])
+def test_an_undated_name_is_the_year_nearly_all_its_dated_citations_carry(dated, year):
+    cited = [(f"{written_year}-{i}", f"Industrial Disputes Act, {written_year}", "10")
+             for written_year, count in dated.items() for i in range(count)]
+    acts = AbsentActs([*cited, ("U1", "Industrial Disputes Act", "10")])
+    found = acts.find("act name not in registry: the Industrial Disputes Act")
+    assert (found.name[-4:] if found else None) == year
+    if found:  # the undated citation counts with the dated ones
+        assert "U1" in found.citing("10")
+
+
+@pytest.mark.parametrize(("citation", "status", "header"), [
+    ("Section 25F of the Industrial Disputes Act", CORROBORATED,
+     "CITATION CORROBORATED: Industrial Disputes Act, 1947 s.25F\n"),
+    ("Industrial Disputes Act, 1947 section 2A", UNVERIFIABLE,
+     "CITATION NOT VERIFIABLE HERE: Industrial Disputes Act, 1947 s.2A\n"),
+    ("Section 167 of the Sea Customs Act", NOT_FOUND, "CITATION NOT VERIFIED: ? s.167\n"),
+])
+def test_the_lookup_judges_an_act_the_corpus_lacks_as_the_verifier_does(absent_checker, citation,
+                                                                        status, header):
+    result = absent_checker.lookup.lookup(citation)
+    assert result.status == status and result.act_code is None
+    assert render_block(result).startswith(header)
+
+
+def test_without_the_judgments_an_unread_act_is_not_found(checker):
+    verdict = _one("Section 25F of the Industrial Disputes Act, 1947", checker)
+    assert verdict.status == NOT_FOUND and "could not be identified" in verdict.reason

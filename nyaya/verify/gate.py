@@ -1,10 +1,11 @@
 """The gate: every citation's verdict, one overall status, and the blocks and JSON users see.
 
 Overall status (issue 6, specification 000 s.8): VERIFIED when every citation survives and a
-statute is among them; PARTIALLY_VERIFIED when some statute survives but not everything does;
-PRECEDENT_ONLY when no statute survives but a case citation does, an answer that cites cases
-alone included (specification 001, ADR-003: the statutory gap is disclosed); UNVERIFIED when
-nothing survives or nothing was cited (the cannot-verify message).
+statute checked against its text is among them; PARTIALLY_VERIFIED when some such statute
+survives but not everything does; PRECEDENT_ONLY when none does but a case citation, or a
+statute of an Act the corpus lacks that its judgments corroborate, survives, an answer that
+cites cases alone included (specification 001, ADR-003: the statutory gap is disclosed);
+UNVERIFIED when nothing survives or nothing was cited (the cannot-verify message).
 
 Given the query and a relevance judge, every VERIFIED statute citation is also judged against the
 query (`nyaya.verify.relevance`): existence is not relevance. A NOT_APPLICABLE one no longer
@@ -109,10 +110,10 @@ class VerificationReport:
 
 def overall_status(verdicts: list[CitationVerdict]) -> str:
     """The response's status from its citations' verdicts (see the module docstring)."""
-    if any(v.survives for v in verdicts if v.kind == "statute"):
+    if any(v.survives and v.status != CORROBORATED for v in verdicts if v.kind == "statute"):
         return (OVERALL_VERIFIED if all(v.survives for v in verdicts)
                 else PARTIALLY_VERIFIED)
-    if any(v.survives for v in verdicts if v.kind == "case"):
+    if any(v.survives for v in verdicts):  # cases, or statutes the judgments corroborate
         return PRECEDENT_ONLY
     return UNVERIFIED
 
@@ -159,11 +160,15 @@ def _report(verdicts: list[CitationVerdict], query: str | None, as_of: date | No
     """The overall status and message of `verdicts`, with the notes already written."""
     overall = overall_status(verdicts)
     message = MESSAGES[overall]
-    corroborated = sum(v.status == CORROBORATED for v in verdicts)
-    if corroborated:
-        message += (f" {corroborated} case citation(s) of them are corroborated (printed with "
-                    "the same names by several corpus judgments), not checked against a record "
-                    "of the case.")
+    corroborated = Counter(v.kind for v in verdicts if v.status == CORROBORATED)
+    if corroborated["case"]:
+        message += (f" {corroborated['case']} case citation(s) of them are corroborated "
+                    "(printed with the same names by several corpus judgments), not checked "
+                    "against a record of the case.")
+    if corroborated["statute"]:
+        message += (f" {corroborated['statute']} statute citation(s) of them are of Acts the "
+                    "corpus does not hold, corroborated (the same section cited by several "
+                    "corpus judgments), not checked against the Act's text.")
     if not verdicts:
         message = "No citation was found to verify. " + CANNOT_VERIFY
     return VerificationReport(verdicts, overall, message, query, as_of, cases_checked, notes)
@@ -228,9 +233,17 @@ def render_verdict(verdict: CitationVerdict) -> str:
     """One citation's block: what was checked, the verdict with its reason, what to do."""
     if verdict.kind != "statute":
         return _case_block(verdict)
-    cited = provision_label(verdict.act_code, verdict.section_number, verdict.unit,
-                           verdict.numbered_as)
     info = verdict.matched or {}
+    cited = (f"{info['act_title']} s.{verdict.section_number}{verdict.unit or ''}"
+             if verdict.act_code is None and info.get("act_title") else
+             provision_label(verdict.act_code, verdict.section_number, verdict.unit,
+                             verdict.numbered_as))
+    if verdict.status == CORROBORATED:  # an Act the corpus lacks, cited by its judgments
+        return "\n".join([f"CITATION CORROBORATED: {cited} (as written: {verdict.text!r})",
+                          f"Status: CORROBORATED — {verdict.reason}",
+                          f"Source: {verdict.source}",
+                          "Check it against the official text of the Act before relying on "
+                          "it."])
     if verdict.not_applicable:
         return "\n".join([
             f"CITATION NOT APPLICABLE: {cited} (as written: {verdict.text!r})",

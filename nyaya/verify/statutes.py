@@ -65,6 +65,7 @@ from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.omissions import STRUCK_DOWN, Omission
 from nyaya.statutes.registry import AliasIndex, alias_index_from_rows
 from nyaya.tables import read_table, records
+from nyaya.verify.absent_acts import SOURCE_JUDGMENTS, AbsentAct, AbsentActs, absent_acts_of
 from nyaya.verify.model import (
     FALSE_FRIEND,
     NOT_FOUND,
@@ -195,10 +196,13 @@ class StatuteChecker:
 
     def __init__(self, registry: list[dict], sections: list[dict], transitions: list[dict],
                  aliases: AliasIndex | None = None, *, reverse_false_friends: bool = False,
-                 untexted: dict[tuple[str, str], str] | None = None) -> None:
+                 untexted: dict[tuple[str, str], str] | None = None,
+                 absent_acts: Callable[[], AbsentActs] | None = None) -> None:
+        """`absent_acts`: the lookup's (`StatuteLookup`)."""
         self.reverse_false_friends = reverse_false_friends
         self.aliases = aliases or alias_index_from_rows(registry)
-        self.lookup = StatuteLookup(registry, sections, transitions, self.aliases, untexted)
+        self.lookup = StatuteLookup(registry, sections, transitions, self.aliases, untexted,
+                                    absent_acts)
         # The false-friend test compares a cited section of the six codes with its namesake
         # in the other code: their descriptions are made once, here, not on first citation.
         codes = set(REPLACES) | set(REPEALED_BY)
@@ -226,12 +230,14 @@ class StatuteChecker:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> StatuteChecker:
-        """Build from the warehouse tables; FileNotFoundError when they are not built."""
+        """Build from the warehouse tables; FileNotFoundError when the statute tables are not
+        built. The judgments' citations of Acts the corpus lacks are read when first needed."""
         registry = records(read_table(settings.table_path("act_registry")))
         sections = records(read_sections(settings.table_path("sections")))
         transitions = records(read_table(settings.table_path("law_transition_map")))
         return cls(registry, sections, transitions,
-                   untexted=read_untexted(settings.table_path("ingest_quarantine")))
+                   untexted=read_untexted(settings.table_path("ingest_quarantine")),
+                   absent_acts=absent_acts_of(settings))
 
     def section_row(self, act_code: str, section: str) -> dict | None:
         return self.lookup.sections.get((act_code, normalize_section_number(section)))
@@ -259,6 +265,10 @@ class StatuteChecker:
                               f"the provision by its number.")
             return verdict
         if mention.act_code is None:
+            absent = self.lookup.absent_acts.find(mention.problem) \
+                if self.lookup.absent_acts else None
+            if absent is not None and absent.corroborated:
+                return _absent_act_verdict(verdict, absent)
             verdict.reason = (f"The Act of section {mention.section} could not be identified "
                               f"({mention.problem or 'no Act named'}), so it cannot be verified: "
                               f"{REMOVE}.")
@@ -551,6 +561,16 @@ def _names(links: list[dict]) -> str:
                      + (f" ({link['relation']})" if link.get("relation") not in (
                          None, "unspecified") else "")
                      for link in links)
+
+
+def _absent_act_verdict(verdict: CitationVerdict, act: AbsentAct) -> CitationVerdict:
+    """A section of an Act the corpus lacks but its judgments cite (`AbsentAct.judged`)."""
+    section = verdict.section_number or ""
+    verdict.status, verdict.reason = act.judged(section)
+    verdict.matched = {"act_title": act.name, "citing_judgments": len(act.judgments),
+                       "citing_section": list(act.citing(section))}
+    verdict.source = SOURCE_JUDGMENTS
+    return verdict
 
 
 def _matched(result: LookupResult) -> dict:
