@@ -287,7 +287,8 @@ class StatuteLookup:
                       if cited.act_written and cited.section_number and self.absent_acts
                       else None)
             if absent is not None and absent.corroborated:
-                result.status, result.reason = absent.judged(cited.section_number or "")
+                result.status, result.reason = absent.judged(cited.section_number or "",
+                                                             cited.kind)
                 result.act_title = absent.name
             return result
         act = self.acts.get(cited.act_code, {})

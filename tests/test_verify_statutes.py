@@ -18,7 +18,7 @@ from nyaya import cli
 from nyaya.citations.statutes import extract_statute_mentions
 from nyaya.lookup import render_block
 from nyaya.tables import write_table
-from nyaya.verify.absent_acts import AbsentActs, act_key
+from nyaya.verify.absent_acts import AbsentActs, act_key, provision_key
 from nyaya.verify.gate import overall_status, render_blocks, verify_text
 from nyaya.verify.model import (
     CORROBORATED,
@@ -772,11 +772,17 @@ CITED_BY_JUDGMENTS = [
     ("J5", "Amendment Act", "3"), ("J3", "Amendment Act", "3"),
     ("J5", "Sea Customs Act, 1878", "167"),  # one judgment only
 ]
+# the 1908 Limitation Act's Article 181, which two judgments cite, is not its section 181
+ARTICLES = [("J1", "Limitation Act, 1908", provision_key("181", "article")),
+            ("J3", "Limitation Act, 1908", provision_key("181", "article")),
+            ("J4", "Limitation Act, 1908", provision_key("5"))]
 
 
 @pytest.fixture(scope="module")
 def absent_checker() -> StatuteChecker:
-    acts = AbsentActs(CITED_BY_JUDGMENTS, {"J2a": "C2", "J2b": "C2"})
+    acts = AbsentActs([*((judgment, name, provision_key(section))
+                         for judgment, name, section in CITED_BY_JUDGMENTS), *ARTICLES],
+                      {"J2a": "C2", "J2b": "C2"})
     return StatuteChecker(REGISTRY, SECTIONS, TRANSITIONS, absent_acts=lambda: acts)
 
 
@@ -797,6 +803,8 @@ def absent_checker() -> StatuteChecker:
     ("Section 3 of the Amendment Act", NOT_FOUND, "could not be identified"),
     ("Section 3 of the Digital Privacy Act, 2019", NOT_FOUND, "could not be identified"),
     ("Section 25F of the Industrial Disputes Act, 1950", NOT_FOUND, "could not be identified"),
+    ("Article 181 of the Limitation Act, 1908", CORROBORATED, "cite its article 181 (J1, J3)"),
+    ("Section 181 of the Limitation Act, 1908", UNVERIFIABLE, "none cites its section 181"),
 ])
 def test_an_act_the_corpus_lacks_is_judged_by_the_judgments_citing_it(absent_checker, text,
                                                                       status, says):
@@ -830,9 +838,9 @@ def test_a_corroborated_statute_survives_but_verifies_nothing(absent_checker, te
     ({"1976": 2, "1984": 2}, None),
 ])
 def test_an_undated_name_is_the_year_nearly_all_its_dated_citations_carry(dated, year):
-    cited = [(f"{written_year}-{i}", f"Industrial Disputes Act, {written_year}", "10")
+    cited = [(f"{written_year}-{i}", f"Industrial Disputes Act, {written_year}", "section 10")
              for written_year, count in dated.items() for i in range(count)]
-    acts = AbsentActs([*cited, ("U1", "Industrial Disputes Act", "10")])
+    acts = AbsentActs([*cited, ("U1", "Industrial Disputes Act", "section 10")])
     found = acts.find("act name not in registry: the Industrial Disputes Act")
     assert (found.name[-4:] if found else None) == year
     if found:  # the undated citation counts with the dated ones

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from nyaya.citations.statutes import SECTION
 from nyaya.settings import Settings
 from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.registry import normalize_alias
@@ -57,28 +58,30 @@ class AbsentAct:
 
     name: str  # its commonest written form with the year
     judgments: tuple[str, ...]  # citing judgments (one per case), sorted
-    sections: dict[str, tuple[str, ...]]  # section -> the judgments citing it
+    sections: dict[str, tuple[str, ...]]  # provision (`provision_key`) -> the judgments citing it
 
     @property
     def corroborated(self) -> bool:
         return len(self.judgments) >= CORROBORATING
 
-    def citing(self, section: str) -> tuple[str, ...]:
-        return self.sections.get(normalize_section_number(section), ())
+    def citing(self, number: str, kind: str = SECTION) -> tuple[str, ...]:
+        return self.sections.get(provision_key(number, kind), ())
 
-    def judged(self, section: str) -> tuple[str, str]:
-        """(status, reason) for its `section`: CORROBORATED when at least CORROBORATING
-        judgments cite that section, else UNVERIFIABLE; never NOT_FOUND (the Supreme Court
-        cited the Act), never VERIFIED (nothing of the Act itself was read)."""
-        citing = self.citing(section)
+    def judged(self, number: str, kind: str = SECTION) -> tuple[str, str]:
+        """(status, reason) for its provision (`kind`: a section, or an Article or an Order
+        and Rule of a schedule): CORROBORATED when at least CORROBORATING judgments cite that
+        provision, else UNVERIFIABLE; never NOT_FOUND (the Supreme Court cited the Act), never
+        VERIFIED (nothing of the Act itself was read)."""
+        citing = self.citing(number, kind)
+        section = provision_key(number, kind)
         held = f"The corpus does not hold the {self.name} ({HELD_ACTS})"
         if len(citing) >= CORROBORATING:
             return CORROBORATED, (
-                f"{held}, but {len(citing)} corpus judgments cite its section {section} "
+                f"{held}, but {len(citing)} corpus judgments cite its {section} "
                 f"({_shown(citing)}): the Supreme Court relied on it; corroborated, not checked "
                 "against the Act's text, which may since have been amended or repealed.")
-        cited = (f"one cites its section {section} ({citing[0]})" if citing
-                 else f"none cites its section {section}")
+        cited = (f"one cites its {section} ({citing[0]})" if citing
+                 else f"none cites its {section}")
         return UNVERIFIABLE, (
             f"{held}, but {len(self.judgments)} corpus judgments cite it "
             f"({_shown(self.judgments)}); {cited}, so it cannot be verified here: check it "
@@ -90,7 +93,8 @@ class AbsentActs:
 
     def __init__(self, cited: Iterable[tuple[str, str, str | None]],
                  case_of: dict[str, str] | None = None) -> None:
-        """`cited`: (judgment, the name as written, section or None) per citation; `case_of`:
+        """`cited`: (judgment, the name as written, provision (`provision_key`) or None) per
+        citation; `case_of`:
         judgment -> its case, so that one case's judgment in two sources counts once."""
         case_of = case_of or {}
         # (name key, year) -> section -> case -> the first judgment of it seen
@@ -126,7 +130,7 @@ class AbsentActs:
             cited_sections: dict[str, dict[str, str]] = defaultdict(dict)
             for section, cases in sections.items():
                 if section:
-                    cited_sections[normalize_section_number(section)].update(cases)
+                    cited_sections[section].update(cases)
             name = max(forms[act].items(), key=lambda kv: (kv[1], kv[0]))[0]
             self.acts[act] = AbsentAct(name, tuple(sorted(judgments.values())), {
                 section: tuple(sorted(cases.values()))
@@ -134,16 +138,18 @@ class AbsentActs:
 
     @classmethod
     def from_tables(cls, mentions: pd.DataFrame, judgments: pd.DataFrame) -> AbsentActs:
-        """From citation_mentions rows (doc_id, mention_type, act_code, section, reason) and
-        the judgments table's doc_id and case_id."""
+        """From citation_mentions rows (doc_id, mention_type, kind, act_code, section, reason)
+        and the judgments table's doc_id and case_id."""
         case_of = {doc: case for doc, case in zip(judgments["doc_id"], judgments["case_id"],
                                                   strict=True) if isinstance(case, str) and case}
         unread = mentions[(mentions["mention_type"] == "statute") & mentions["act_code"].isna()
                           & mentions["reason"].fillna("").str.startswith(UNKNOWN_ACT)]
         return cls(((doc, reason[len(UNKNOWN_ACT):],
-                     section if isinstance(section, str) and section else None)
-                    for doc, reason, section in zip(unread["doc_id"], unread["reason"],
-                                                    unread["section"], strict=True)), case_of)
+                     provision_key(section, kind) if isinstance(section, str) and section
+                     else None)
+                    for doc, reason, section, kind in zip(
+                        unread["doc_id"], unread["reason"], unread["section"], unread["kind"],
+                        strict=True)), case_of)
 
     def find(self, problem: str | None) -> AbsentAct | None:
         """The cited Act of an extractor's problem ("act name not in registry: ..."), when the
@@ -167,6 +173,12 @@ def _specific(written: str) -> bool:
     return len([word for word in words if word not in _GENERIC]) >= 2
 
 
+def provision_key(number: str, kind: str = SECTION) -> str:
+    """How a provision of an Act is told apart and named: "section 25F" ("25-F" too),
+    "article 181", "order_rule O39R1" (`ParsedCitation.kind`)."""
+    return f"{kind} {normalize_section_number(number)}"
+
+
 def _shown(judgments: tuple[str, ...]) -> str:
     more = len(judgments) - SHOWN
     return ", ".join(judgments[:SHOWN]) + (f" and {more} more" if more > 0 else "")
@@ -180,5 +192,5 @@ def absent_acts_of(settings: Settings) -> Callable[[], AbsentActs] | None:
         return None
     return lambda: AbsentActs.from_tables(
         read_table(settings.table_path("citation_mentions"),
-                   ["doc_id", "mention_type", "act_code", "section", "reason"]),
+                   ["doc_id", "mention_type", "kind", "act_code", "section", "reason"]),
         read_table(settings.table_path("judgments"), ["doc_id", "case_id"]))

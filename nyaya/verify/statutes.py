@@ -565,10 +565,10 @@ def _names(links: list[dict]) -> str:
 
 def _absent_act_verdict(verdict: CitationVerdict, act: AbsentAct) -> CitationVerdict:
     """A section of an Act the corpus lacks but its judgments cite (`AbsentAct.judged`)."""
-    section = verdict.section_number or ""
-    verdict.status, verdict.reason = act.judged(section)
+    section, kind = verdict.section_number or "", verdict.numbered_as
+    verdict.status, verdict.reason = act.judged(section, kind)
     verdict.matched = {"act_title": act.name, "citing_judgments": len(act.judgments),
-                       "citing_section": list(act.citing(section))}
+                       "citing_section": list(act.citing(section, kind))}
     verdict.source = SOURCE_JUDGMENTS
     return verdict
 
