@@ -135,13 +135,15 @@ def parse_citation(text: str, aliases: AliasIndex) -> ParsedCitation:
         act = _act_in(rest, aliases) if rest else aliases.resolve("CPC")
         rule = f"R{order['rule'].upper()}" if order["rule"] else ""
         return ParsedCitation(raw, act, f"O{number}{rule}", None,
-                              None if act else f"Act not recognised in {rest!r}", ORDER_RULE)
+                              None if act else f"Act not recognised in {rest!r}", ORDER_RULE,
+                              act_written=None if act else rest)
     article = ARTICLE_CITED.search(raw)
     if article:
         rest = (raw[: article.start()] + " " + raw[article.end():]).strip()
         act = _act_in(rest, aliases) if rest else aliases.resolve("Constitution")
         return ParsedCitation(raw, act, article["number"].upper(), None,
-                              None if act else f"Act not recognised in {rest!r}", ARTICLE)
+                              None if act else f"Act not recognised in {rest!r}", ARTICLE,
+                              act_written=None if act else rest)
     if PREAMBLE.search(raw):
         return ParsedCitation(raw, aliases.resolve("Constitution"), "Preamble", None, None)
     match = SECTION_WORD.search(raw) or _bare_number(raw)
@@ -373,10 +375,8 @@ def render_block(result: LookupResult) -> str:
     """The human-readable block for a person looking a citation up (the layout of the
     citation-verification flow specification; `nyaya verify` words its action for a model's
     answer instead). Only a section that is law today is headed VERIFIED."""
-    cited = (f"{result.act_title} s.{result.section_number}{result.unit or ''}"
-             if result.act_code is None and result.act_title else
-             provision_label(result.act_code, result.section_number, result.unit,
-                             result.numbered_as))
+    cited = provision_label(result.act_code or result.act_title, result.section_number,
+                           result.unit, result.numbered_as)
     if result.act_code is None and result.status in (CORROBORATED, UNVERIFIABLE):
         return "\n".join([  # an Act the corpus lacks, cited by its judgments
             f"CITATION {'CORROBORATED' if result.status == CORROBORATED else 'NOT VERIFIABLE HERE'}"

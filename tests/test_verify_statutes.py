@@ -853,6 +853,8 @@ def test_an_undated_name_is_the_year_nearly_all_its_dated_citations_carry(dated,
     ("Industrial Disputes Act, 1947 section 2A", UNVERIFIABLE,
      "CITATION NOT VERIFIABLE HERE: Industrial Disputes Act, 1947 s.2A\n"),
     ("Section 167 of the Sea Customs Act", NOT_FOUND, "CITATION NOT VERIFIED: ? s.167\n"),
+    ("Article 181 of the Limitation Act, 1908", CORROBORATED,
+     "CITATION CORROBORATED: Limitation Act, 1908 Schedule Art.181\n"),
 ])
 def test_the_lookup_judges_an_act_the_corpus_lacks_as_the_verifier_does(absent_checker, citation,
                                                                         status, header):

@@ -234,10 +234,8 @@ def render_verdict(verdict: CitationVerdict) -> str:
     if verdict.kind != "statute":
         return _case_block(verdict)
     info = verdict.matched or {}
-    cited = (f"{info['act_title']} s.{verdict.section_number}{verdict.unit or ''}"
-             if verdict.act_code is None and info.get("act_title") else
-             provision_label(verdict.act_code, verdict.section_number, verdict.unit,
-                             verdict.numbered_as))
+    cited = provision_label(verdict.act_code or info.get("act_title"), verdict.section_number,
+                           verdict.unit, verdict.numbered_as)
     if verdict.status == CORROBORATED:  # an Act the corpus lacks, cited by its judgments
         return "\n".join([f"CITATION CORROBORATED: {cited} (as written: {verdict.text!r})",
                           f"Status: CORROBORATED — {verdict.reason}",
