@@ -36,6 +36,7 @@ from nyaya.verify.precedents import (
 from nyaya.verify.relevance import (
     MIN_REMOVAL_PRECISION,
     NEGATIVE_DEPTH,
+    RELEVANT_PRECISION,
     PairFeatures,
     RelevanceJudge,
     contradicted,
@@ -135,7 +136,7 @@ def feature_pairs(judge: RelevanceJudge, queries: Iterable[JudgedQuery]) -> pd.D
             rows.append({"queryset": query.queryset, "qid": query.qid, "kind": features.kind,
                          "act_code": act, "section_number": section, "origin": origin,
                          "grade": grades.get((act, section), 0),
-                         "kept_by_law_words": features.kept_by_law_words,
+                         "kept": features.kept,
                          **dict(zip(PairFeatures.NAMES, features.vector(), strict=True))})
     return pd.DataFrame(rows)
 
@@ -161,12 +162,15 @@ def class_figures(scores: Sequence[float], grades: Sequence[int], cuts: Cuts
 
 
 def fit_cuts(scores: Sequence[float], grades: Sequence[int],
-             min_precision: float = MIN_REMOVAL_PRECISION) -> Cuts:
+             min_precision: float = MIN_REMOVAL_PRECISION,
+             relevant_precision: float | None = None) -> Cuts:
     """The removal cut: the highest whose removals (pairs below it) are at least
-    `min_precision` unjudged; the relevant cut: at or above it, the best macro F1 of the
-    classes judged among the pairs (RELEVANT at or above it, TANGENTIAL between), the lowest on
-    a tie. Candidates: the lowest score, the midpoints between distinct scores and one above
-    the highest. Counted from sorted scores, so tens of thousands of pairs take a moment."""
+    `min_precision` unjudged; the relevant cut: at or above it, the lowest at or above which
+    at least `relevant_precision` of the pairs are judged RELEVANT (one above the highest
+    score when none is), or without it the best macro F1 of the classes judged among the
+    pairs (RELEVANT at or above it, TANGENTIAL between), the lowest on a tie. Candidates: the
+    lowest score, the midpoints between distinct scores and one above the highest. Counted
+    from sorted scores, so tens of thousands of pairs take a moment."""
     if not any(g >= 1 for g in grades):
         raise ValueError("no judged pair to calibrate on")
     values = np.unique(np.asarray(scores, dtype=float))
@@ -194,6 +198,12 @@ def fit_cuts(scores: Sequence[float], grades: Sequence[int],
         r = hits[name] / support[name]
         f1.append(np.broadcast_to(np.where(p + r > 0, 2 * p * r / np.maximum(p + r, 1e-12),
                                            0.0), cuts[at:].shape))
+    if relevant_precision is not None:
+        asserted = said[RELEVANT]
+        precise = np.where(asserted > 0, hits[RELEVANT] / np.maximum(asserted, 1), 0.0)
+        reached = np.flatnonzero(precise >= relevant_precision - 1e-12)
+        high = cuts[at:][reached[0]] if reached.size else cuts[-1]
+        return Cuts(round(float(cuts[at]), 6), round(float(high), 6))
     macro = np.round(np.mean(f1, axis=0), 9)
     return Cuts(round(float(cuts[at]), 6), round(float(cuts[at:][int(np.argmax(macro))]), 6))
 
@@ -221,10 +231,11 @@ def set_weights(pairs: pd.DataFrame) -> np.ndarray:
 
 def fit_model(pairs: pd.DataFrame, min_precision: float = MIN_REMOVAL_PRECISION,
               features: tuple[str, ...] = PairFeatures.NAMES,
-              kinds: tuple[str, ...] = (QUESTION, PASSAGE)) -> RelevanceModel:
+              kinds: tuple[str, ...] = (QUESTION, PASSAGE),
+              relevant_precision: dict[str, float] | None = None) -> RelevanceModel:
     """Train on `pairs` (feature_pairs or precedent_pairs of training queries only) with cuts
     for each of the `kinds` of query, fitted on out-of-fold probabilities, folds split by
-    query."""
+    query; a kind in `relevant_precision` gets a relevant cut of that precision (`fit_cuts`)."""
     if pairs.empty or not (pairs["grade"] >= 1).any():
         raise ValueError("no judged pair to train the relevance model on")
     matrix, labels = pairs[list(features)], (pairs["grade"] >= 1).astype(int)
@@ -242,7 +253,8 @@ def fit_model(pairs: pd.DataFrame, min_precision: float = MIN_REMOVAL_PRECISION,
         if not (pairs["grade"][mine] >= 1).any():
             raise ValueError(f"no judged {kind} pair to fit the {kind} cuts on")
         scores, grades = out_of_fold[mine].round(6).tolist(), pairs["grade"][mine].tolist()
-        cuts[kind] = fit_cuts(scores, grades, min_precision)
+        cuts[kind] = fit_cuts(scores, grades, min_precision,
+                              (relevant_precision or {}).get(kind))
         figures[kind] = class_figures(scores, grades, cuts[kind])
     classifier = fit_classifier(matrix, labels, weights)
     return RelevanceModel(classifier, cuts, features, {
@@ -258,7 +270,7 @@ def removal_figures(model: RelevanceModel, pairs: pd.DataFrame,
     removed per query, the three classes' figures and the share removed of each origin. `rule`
     marks the pairs removed whatever the model says (the statute judge's `contradicted`),
     `kept` those the model may not remove (TANGENTIAL instead: the statute judge's
-    `kept_by_law_words`)."""
+    `PairFeatures.kept`)."""
     scores = model.probabilities(pairs)
     verdicts = [model.cuts[kind].verdict(s) for kind, s in zip(pairs["kind"], scores,
                                                                strict=True)]
@@ -377,10 +389,11 @@ def _train_one(work: tuple[Settings, str], _log: Callable[[str], None]) -> Relev
                            votes=lambda: section_votes(settings.warehouse),
                            warehouse=settings.warehouse)
     training, held_out = training_queries(settings)
-    model = fit_model(feature_pairs(judge, training))
+    model = fit_model(feature_pairs(judge, training),
+                      relevant_precision={QUESTION: RELEVANT_PRECISION})
     pairs = feature_pairs(judge, held_out)
     model.figures["held_out"] = removal_figures(model, pairs, contradicted,
-                                                pairs["kept_by_law_words"])
+                                                pairs["kept"])
     return model
 
 

@@ -130,7 +130,7 @@ def removal_tradeoff(runs: pd.DataFrame, queryset: QuerySet, judge: RelevanceJud
     """What another removal cut would do to each config's top `k` on the judged held-out
     queries: per cut (the model's own first), citations kept, false positives and relevant
     removed per query. The rule beside the model removes what it removes in the gate, and what
-    the law's words of the question pick out is kept at every cut, as in the gate. A lower
+    the gate keeps whatever the model says (`PairFeatures.kept`) is kept at every cut. A lower
     false-positive figure is bought with relevant sections removed: this shows the price."""
     held_out = held_out_qrels(queryset)
     per_query = len(held_out) or 1
@@ -142,13 +142,13 @@ def removal_tradeoff(runs: pd.DataFrame, queryset: QuerySet, judge: RelevanceJud
         pairs = []
         for qid, doc in zip(top["qid"], top["doc_id"], strict=True):
             features, probability, contradiction = judge.scored(texts[qid], *doc.split(":", 1))
-            pairs.append((probability, contradiction, features.kept_by_law_words,
+            pairs.append((probability, contradiction, features.kept,
                           features.kind, held_out[qid].get(doc, 0) >= 1))
-        scored = pd.DataFrame(pairs, columns=["probability", "contradicted", "law_words",
+        scored = pd.DataFrame(pairs, columns=["probability", "contradicted", "kept",
                                               "kind", "relevant"])
         own = scored["kind"].map(lambda kind: judge.model.cuts[kind].low)
         for cut in ("model", *cuts):
-            kept = ~scored["contradicted"] & (scored["law_words"] | (
+            kept = ~scored["contradicted"] & (scored["kept"] | (
                 scored["probability"] >= (own if cut == "model" else cut)))
             rows.append({"config": config, "removal_cut": cut,
                          "kept_per_query": kept.sum() / per_query,

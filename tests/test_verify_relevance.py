@@ -265,7 +265,7 @@ def test_the_law_s_words_of_a_plain_question_keep_what_they_pick_out(
 
 def test_the_law_s_words_match_what_the_rule_still_removes(strict_judge):
     parts = strict_judge.features(DEPOSIT, "ACA_1996", "38")
-    assert parts.kept_by_law_words and parts.domain < 0 and parts.law_words_rank <= 3
+    assert parts.kept and parts.domain < 0 and parts.law_words_rank <= 3
     assert strict_judge.features(DEPOSIT, "DRCA_1958", "14").law_words_rank is None
 
 
@@ -351,6 +351,29 @@ def test_vote_features(voting_judge, act, section, excluded, voted, rank, act_vo
     assert voted[0] <= parts.vote <= voted[1] and parts.vote_rank == rank
     assert act_vote[0] <= parts.act_vote <= act_vote[1]
     assert voting_judge.top_voted(DEPOSIT, 5, excluded)[:1] == [("DRCA_1958", "14")]
+
+
+@pytest.mark.parametrize(("query", "act", "section", "verdict", "says"), [
+    # the judgments like the question cite them: kept whatever the model says
+    (DEPOSIT, "DRCA_1958", "14", TANGENTIAL, "judgments like the query cite it (vote rank 1)"),
+    (DEPOSIT, "TPA_1882", "108", TANGENTIAL, "(vote rank 2)"),
+    (DEPOSIT, "TPA_1882", "114", NOT_APPLICABLE, "no case like the query cites it"),
+    # a passage's votes keep nothing: it shares words with many judgments
+    (" ".join([DEPOSIT] * 9), "DRCA_1958", "14", NOT_APPLICABLE, "remove this citation"),
+])
+def test_what_judgments_like_a_question_cite_the_model_does_not_remove(query, act, section,
+                                                                       verdict, says):
+    votes = CaseVotes.over(list(JUDGMENTS), list(JUDGMENTS.values()), CITES)
+    model = hand_model()
+    strict = RelevanceModel(model.classifier, {kind: Cuts(0.99, 0.999) for kind in model.cuts},
+                            PairFeatures.NAMES)
+    no_words = parse_legal_terms({"concepts": [{"law": "void", "asks": ["nothing asked"]}]},
+                                 "table")
+    judge = RelevanceJudge(SECTIONS, REGISTRY, TRANSITIONS, model=strict, votes=lambda: votes,
+                           legal_terms=no_words)
+    relevance = judge.judge(query, act, section)
+    assert relevance.verdict == verdict and says in relevance.reason
+    assert strict.cuts[QUESTION].verdict(relevance.score) == NOT_APPLICABLE
 
 
 @pytest.mark.parametrize(("probability", "verdict"), [
@@ -447,6 +470,19 @@ GRADES = [0, 0, 0, 1, 0, 0, 1, 2, 2]
 ])
 def test_fit_cuts(scores, grades, min_precision, expected):
     assert fit_cuts(scores, grades, min_precision) == Cuts(*expected)
+
+
+@pytest.mark.parametrize(("scores", "grades", "relevant_precision", "expected"), [
+    # above the removal cut -0.45: RELEVANT (grade 2) is 2 of 2 pairs at or above 1.75, 2 of 3
+    # at or above 0.75, 2 of 4 at or above 0.35, 2 of 6 at or above -0.45
+    (SCORES, GRADES, 1.0, (-0.45, 1.75)), (SCORES, GRADES, 0.6, (-0.45, 0.75)),
+    (SCORES, GRADES, 0.5, (-0.45, 0.35)), (SCORES, GRADES, 0.3, (-0.45, -0.45)),
+    ([0.0, 1.0, 2.0], [0, 1, 0], 0.5, (0.5, 3.0)),  # none reaches it: nothing is asserted
+])
+def test_a_relevant_cut_of_a_precision(scores, grades, relevant_precision, expected):
+    cuts = fit_cuts(scores, grades, 0.98, relevant_precision)
+    assert (cuts.low, cuts.high) == expected
+
 
 
 def test_fit_needs_a_judged_pair():

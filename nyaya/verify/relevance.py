@@ -31,14 +31,18 @@ training half of nyaya-statutes; negatives are what a retrieval or a near miss w
 unjudged (the top BM25 sections, the top voted ones, the neighbours of judged ones). The
 removal cut of each kind is the highest whose removals are at least MIN_REMOVAL_PRECISION
 unjudged, on out-of-fold probabilities of the training pairs (the gate removes a NOT_APPLICABLE
-citation, and removing a relevant one misstates the law). One rule stands beside the model: a
-question whose legal areas are all unrelated to the section's, and which does not name it,
-removes it (`contradicted`): the trees, trained mostly on passages, weigh that little, and it
-was never wrong on nyaya-statutes. And one keeps: a section that the law's words of a concept
-the question asks about in plain words (`nyaya.retrieval.legal_terms`, the search default's
-expansion) rank among their top LAW_WORDS_DEPTH is never removed by the model, whose lexical
-features read the question's own words only and so miss the section a plain question is about
-("landlord ... security deposit" against "Rights and liabilities of lessor and lessee").
+citation, and removing a relevant one misstates the law); a question's relevant cut is the
+lowest above which at least RELEVANT_PRECISION of the pairs are judged RELEVANT (asserting that
+a section answers the question is a claim too), a passage's the best macro F1. One rule
+stands beside the model: a question whose legal areas are all unrelated to the section's, and
+which does not name it, removes it (`contradicted`): the trees, trained mostly on passages,
+weigh that little, and it was never wrong on nyaya-statutes. And two keep what a question's
+model verdict would remove (`PairFeatures.kept_because`): a section that the law's words of a concept the question asks
+about in plain words (`nyaya.retrieval.legal_terms`, the search default's expansion) rank among
+their top LAW_WORDS_DEPTH, since the model's lexical features read the question's own words only
+("landlord ... security deposit" against "Rights and liabilities of lessor and lessee"); and a
+section the judgments most like the question cite: the question cut hangs on a few judged
+pairs and moved with the training data, under relevant sections such votes backed.
 Figures on the held-out halves, and what was tried: docs/verification.md.
 """
 
@@ -93,9 +97,11 @@ SOURCE_QRELS = "qrels"
 
 MIN_REMOVAL_PRECISION = 0.998  # share of a removal cut's removals that must be unjudged: at 0.99
 # a question lost one relevant section in eight (docs/verification.md)
+RELEVANT_PRECISION = 0.8  # a question's relevant cut: out of fold, at least this share of what it
+# asserts RELEVANT is judged so (the best macro F1 moved with the training data, 2026-12-05)
 NEGATIVE_DEPTH = 10  # top BM25 and top voted sections per training query, negatives if unjudged
 VOTE_DEPTH = 200  # voted sections a query's features look at (the rest count as not voted)
-LAW_WORDS_DEPTH = 10  # a section a concept's law words rank this high is never removed by the model
+LAW_WORDS_DEPTH = 10  # a section a concept's law words rank this high the model never removes
 SCORES_KEPT = 65_536  # scored pairs a judge remembers (oldest dropped first)
 VOTE_TABLES = ("judgments", "citation_mentions", "citation_graph_nodes",
                "citation_graph_edges")  # read when needed
@@ -175,10 +181,23 @@ class PairFeatures:
         return kind_of(self.query_words)
 
     @property
-    def kept_by_law_words(self) -> bool:
-        """The law's words for what the question asks pick the section out: the model does not
-        remove it (`kept_by_law_words`)."""
-        return self.law_words_rank is not None and self.law_words_rank <= LAW_WORDS_DEPTH
+    def kept_because(self) -> str | None:
+        """Why the model may not remove this pair of a question, whatever P(relevant): the law's
+        words of what it asks pick the section out, or judgments like it cite the section
+        (evidence the trees weigh too little at the bottom of their scores); None when
+        neither, or for a passage."""
+        if self.kind != QUESTION:
+            return None
+        if self.law_words_rank is not None and self.law_words_rank <= LAW_WORDS_DEPTH:
+            return (f"the law's words for what the query asks, \"{self.law_words}\", rank it "
+                    f"{self.law_words_rank}")
+        if self.vote_rank is not None:
+            return f"judgments like the query cite it (vote rank {self.vote_rank})"
+        return None
+
+    @property
+    def kept(self) -> bool:
+        return self.kept_because is not None
 
 
 @dataclass(frozen=True)
@@ -469,11 +488,10 @@ class RelevanceJudge:
                              "name the section): remove this citation.", SOURCE_MODEL,
                              probability)
         verdict = cuts.verdict(probability)
-        if verdict == NOT_APPLICABLE and parts.kept_by_law_words:
-            return Relevance(TANGENTIAL, f"{cited}: {terms} ({said} < {cuts.low:g}, but the "
-                             f"law's words for what the query asks, \"{parts.law_words}\", rank "
-                             f"it {parts.law_words_rank}): keep it only as a supporting "
-                             "provision; a person should check that it applies.", SOURCE_MODEL,
+        if verdict == NOT_APPLICABLE and parts.kept:
+            return Relevance(TANGENTIAL, f"{cited}: {terms} ({said} < {cuts.low:g}, but "
+                             f"{parts.kept_because}): keep it only as a supporting provision; "
+                             "a person should check that it applies.", SOURCE_MODEL,
                              probability)
         if verdict == RELEVANT:
             return Relevance(RELEVANT, f"{cited}: {terms} ({said} >= {cuts.high:g}).",
