@@ -37,12 +37,13 @@ a section answers the question is a claim too), a passage's the best macro F1. O
 stands beside the model: a question whose legal areas are all unrelated to the section's, and
 which does not name it, removes it (`contradicted`): the trees, trained mostly on passages,
 weigh that little, and it was never wrong on nyaya-statutes. And two keep what a question's
-model verdict would remove (`PairFeatures.kept_because`): a section that the law's words of a concept the question asks
-about in plain words (`nyaya.retrieval.legal_terms`, the search default's expansion) rank among
-their top LAW_WORDS_DEPTH, since the model's lexical features read the question's own words only
-("landlord ... security deposit" against "Rights and liabilities of lessor and lessee"); and a
-section the judgments most like the question cite: the question cut hangs on a few judged
-pairs and moved with the training data, under relevant sections such votes backed.
+model verdict would remove (`PairFeatures.kept_because`): a section that the law's words of a
+concept the question asks about in plain words (`nyaya.retrieval.legal_terms`, the search
+default's expansion) rank among their top LAW_WORDS_DEPTH, since the model's lexical features
+read the question's own words only ("landlord ... security deposit" against "Rights and
+liabilities of lessor and lessee"); and a section the judgments most like the question cite:
+the question cut hangs on a few judged pairs and moved with the training data, under relevant
+sections such votes backed.
 Figures on the held-out halves, and what was tried: docs/verification.md.
 """
 
