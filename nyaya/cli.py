@@ -25,13 +25,14 @@ def load_lookup(settings: Settings) -> StatuteLookup:
     registry = read_table(settings.table_path("act_registry"))
     sections = read_sections(settings.table_path("sections"))
     transitions = read_table(settings.table_path("law_transition_map"))
+    aliases = alias_index_from_rows(registry.to_dict("records"))
     return StatuteLookup(
         registry.to_dict("records"),
         sections.to_dict("records"),
         transitions.to_dict("records"),
-        alias_index_from_rows(registry.to_dict("records")),
+        aliases,
         read_untexted(settings.table_path("ingest_quarantine")),
-        absent_acts_of(settings),
+        absent_acts_of(settings, aliases),
     )
 
 

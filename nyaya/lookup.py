@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -284,6 +284,11 @@ class StatuteLookup:
         result = LookupResult(NOT_FOUND, cited.raw, cited.act_code, cited.section_number,
                               cited.unit, numbered_as=cited.kind)
         if cited.problem:
+            # a registry Act's name with "the", "of" or "and" dropped or added is that Act
+            held = self.aliases.loosely(cited.act_written) if cited.act_written else None
+            if held is not None:
+                return self.resolve(replace(cited, act_code=held, problem=None,
+                                            act_written=None))
             result.reason = cited.problem
             absent = (self.absent_acts.named(cited.act_written)
                       if cited.act_written and cited.section_number and self.absent_acts

@@ -370,6 +370,10 @@ def test_lookup_cli(main_run, citation, code, status, expected):
     ("Section 4 of the Land Acquisition Act", "CORROBORATED"),  # the 1894 Act, undated
     ("Section 77 of the Industrial Disputes Act, 1947", "UNVERIFIABLE"),  # it has 40
     ("Section 3 of the Digital Privacy Act, 2019", "NOT_FOUND"),
+    # a registry Act's name without its title's inner "the" is that Act, never "not held"
+    ("Section 3 of the Scheduled Castes and Scheduled Tribes (Prevention of Atrocities) Act, "
+     "1989", "VERIFIED"),
+    ("Section 123 of the Representation of People Act", "NOT_FOUND"),  # the 1950 or 1951 Act
 ])
 def test_acts_the_corpus_lacks_are_judged_by_the_judgments_citing_them(main_run, text, status):
     from nyaya.verify.statutes import StatuteChecker, verify_statutes

@@ -14,7 +14,13 @@ from nyaya.lookup import (
 )
 from nyaya.statutes import frames
 from nyaya.statutes.ingest import ingest_statutes
-from nyaya.statutes.registry import acronym, build_alias_index, derive_codes, normalize_alias
+from nyaya.statutes.registry import (
+    ActEntry,
+    acronym,
+    build_alias_index,
+    derive_codes,
+    normalize_alias,
+)
 from nyaya.statutes.transitions import build_transition_map
 
 
@@ -35,6 +41,35 @@ def lookup(fixture_corpus) -> StatuteLookup:
 ])
 def test_normalize_alias(text, key):
     assert normalize_alias(text) == key
+
+
+def _entry(code: str, title: str, year: float, aliases: list[str]) -> ActEntry:
+    return ActEntry(act_code=code, title=title, year=year, status="in_force", era="test",
+                    legal_domain="test", applicable_from=None, repealed_by=None,
+                    repealed_on=None, source_kind="indiacode", source_path=f"test/{code}",
+                    source_url=None, section_format="headings", curated=False, aliases=aliases)
+
+
+LOOSE_REGISTRY = build_alias_index([
+    _entry("SCSTPAA_1989", "The Scheduled Castes and the Scheduled Tribes (Prevention of "
+           "Atrocities) Act, 1989", 1989.0, []),  # a year read from a table is a float
+    _entry("RPA_1950", "The Representation of the People Act, 1950", 1950.0, []),
+    _entry("RPA_1951", "The Representation of the People Act, 1951", 1951.0, []),
+])
+
+
+@pytest.mark.parametrize(("written", "act"), [
+    # "the", "of" and "and" dropped or added; the year, when written, must be the Act's
+    ("Scheduled Castes and Scheduled Tribes (Prevention of Atrocities) Act, 1989",
+     "SCSTPAA_1989"),
+    ("of the Scheduled Castes & Scheduled Tribes (Prevention of Atrocities) Act", "SCSTPAA_1989"),
+    ("Representation of People Act, 1951", "RPA_1951"),
+    ("Representation of People Act", None),  # two Acts: no telling which
+    ("Scheduled Castes and Scheduled Tribes (Prevention of Atrocities) Act, 1995", None),
+    ("Scheduled Castes Act", None),  # words dropped, not only "the", "of" and "and"
+])
+def test_a_name_read_loosely_is_one_act_or_none(written, act):
+    assert LOOSE_REGISTRY.loosely(written) == act
 
 
 @pytest.mark.parametrize(("title", "expected"), [

@@ -17,6 +17,7 @@ from test_verify_relevance import write_relevance_inputs, write_statute_tables
 from nyaya import cli
 from nyaya.citations.statutes import extract_statute_mentions
 from nyaya.lookup import render_block
+from nyaya.statutes.registry import alias_index_from_rows
 from nyaya.tables import write_table
 from nyaya.verify.absent_acts import AbsentActs, act_key, provision_key
 from nyaya.verify.gate import overall_status, render_blocks, verify_text
@@ -866,3 +867,11 @@ def test_the_lookup_judges_an_act_the_corpus_lacks_as_the_verifier_does(absent_c
 def test_without_the_judgments_an_unread_act_is_not_found(checker):
     verdict = _one("Section 25F of the Industrial Disputes Act, 1947", checker)
     assert verdict.status == NOT_FOUND and "could not be identified" in verdict.reason
+
+
+def test_an_act_the_registry_holds_is_never_taken_for_one_the_corpus_lacks():
+    cited = [(judgment, "Indian Penal Code of 1860", provision_key("302"))
+             for judgment in ("J1", "J2")]
+    assert AbsentActs(cited).named("Indian Penal Code of 1860").corroborated
+    held = AbsentActs(cited, held=alias_index_from_rows(REGISTRY))
+    assert held.named("Indian Penal Code of 1860") is None

@@ -151,12 +151,34 @@ def auto_aliases(title: str) -> list[str]:
     return list(dict.fromkeys([title, bare, no_year]))
 
 
+LOOSE_WORDS = frozenset({"the", "of", "and"})  # what a name may drop or add and stay the Act's
+
+
+def loose_name(name: str) -> tuple[str, str | None]:
+    """(key, year) of an Act's name with "the", "of" and "and" dropped: "Scheduled Castes and
+    Scheduled Tribes (Prevention of Atrocities) Act, 1989" and the title's "Scheduled Castes
+    and the Scheduled Tribes ..." meet; the year, when written last, apart."""
+    words = re.findall(r"[a-z0-9]+", name.lower().replace("&", " and "))
+    year = words.pop() if words and re.fullmatch(r"(1[89]|20)\d\d", words[-1]) else None
+    return "".join(word for word in words if word not in LOOSE_WORDS), year
+
+
 @dataclass
 class AliasIndex:
-    """Normalized alias -> act_code; aliases claimed by two Acts are kept out and listed."""
+    """Normalized alias -> act_code; aliases claimed by two Acts are kept out and listed.
+    `loose`: `loose_name` keys of every title and alias -> the (act_code, year) they name."""
 
     by_alias: dict[str, str]
     ambiguous: dict[str, list[str]]
+    loose: dict[str, set[tuple[str, str | None]]] = field(default_factory=dict)
+
+    def loosely(self, written: str) -> str | None:
+        """The one Act whose title or alias `written` differs from only in "the", "of" and
+        "and" (its year, when written, the Act's); None when none or several."""
+        key, year = loose_name(written)
+        codes = {code for code, enacted in self.loose.get(key, ())
+                 if year is None or enacted is None or year == enacted}
+        return next(iter(codes)) if len(codes) == 1 else None
 
     def resolve(self, text: str) -> str | None:
         return self.by_alias.get(normalize_alias(text))
@@ -180,7 +202,14 @@ def alias_index_from_rows(rows: list[dict]) -> AliasIndex:
 def build_alias_index(entries: list[ActEntry]) -> AliasIndex:
     curated: dict[str, str] = {}
     auto: dict[str, set[str]] = {}
+    loose: dict[str, set[tuple[str, str | None]]] = {}
     for entry in entries:
+        # a year read from a table is a float (1989.0), or NaN when unknown
+        enacted = str(int(entry.year)) if entry.year and entry.year == entry.year else None
+        for name in (entry.title, *entry.aliases):
+            key, _ = loose_name(name)
+            if key:
+                loose.setdefault(key, set()).add((entry.act_code, enacted))
         code_keys = {normalize_alias(entry.act_code), normalize_alias(entry.act_code.split("_")[0])}
         if entry.curated:
             for alias in [*entry.aliases, entry.act_code]:
@@ -198,4 +227,4 @@ def build_alias_index(entries: list[ActEntry]) -> AliasIndex:
             by_alias[key] = next(iter(codes))
         else:
             ambiguous[key] = sorted(codes)
-    return AliasIndex(by_alias, ambiguous)
+    return AliasIndex(by_alias, ambiguous, loose)

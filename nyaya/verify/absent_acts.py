@@ -26,7 +26,7 @@ import pandas as pd
 from nyaya.citations.statutes import SECTION
 from nyaya.settings import Settings
 from nyaya.statutes.indiacode import normalize_section_number
-from nyaya.statutes.registry import normalize_alias
+from nyaya.statutes.registry import AliasIndex, normalize_alias
 from nyaya.tables import read_table
 from nyaya.verify.model import CORROBORATED, UNVERIFIABLE
 
@@ -92,10 +92,12 @@ class AbsentActs:
     """The Acts of unread names in the corpus judgments' statute citations."""
 
     def __init__(self, cited: Iterable[tuple[str, str, str | None]],
-                 case_of: dict[str, str] | None = None) -> None:
+                 case_of: dict[str, str] | None = None, held: AliasIndex | None = None
+                 ) -> None:
         """`cited`: (judgment, the name as written, provision (`provision_key`) or None) per
-        citation; `case_of`:
-        judgment -> its case, so that one case's judgment in two sources counts once."""
+        citation; `case_of`: judgment -> its case, so that one case's judgment in two sources
+        counts once; `held`: the registry's names, whose Acts (`AliasIndex.loosely`: "of the
+        People" for "of People") are never taken for Acts the corpus lacks."""
         case_of = case_of or {}
         # (name key, year) -> section -> case -> the first judgment of it seen
         by_act: dict[tuple[str, str], dict[str | None, dict[str, str]]] = defaultdict(
@@ -132,12 +134,15 @@ class AbsentActs:
                 if section:
                     cited_sections[section].update(cases)
             name = max(forms[act].items(), key=lambda kv: (kv[1], kv[0]))[0]
+            if held is not None and held.loosely(name) is not None:
+                continue
             self.acts[act] = AbsentAct(name, tuple(sorted(judgments.values())), {
                 section: tuple(sorted(cases.values()))
                 for section, cases in cited_sections.items()})
 
     @classmethod
-    def from_tables(cls, mentions: pd.DataFrame, judgments: pd.DataFrame) -> AbsentActs:
+    def from_tables(cls, mentions: pd.DataFrame, judgments: pd.DataFrame,
+                    held: AliasIndex | None = None) -> AbsentActs:
         """From citation_mentions rows (doc_id, mention_type, kind, act_code, section, reason)
         and the judgments table's doc_id and case_id."""
         case_of = {doc: case for doc, case in zip(judgments["doc_id"], judgments["case_id"],
@@ -149,14 +154,13 @@ class AbsentActs:
                      else None)
                     for doc, reason, section, kind in zip(
                         unread["doc_id"], unread["reason"], unread["section"], unread["kind"],
-                        strict=True)), case_of)
+                        strict=True)), case_of, held)
 
     def find(self, problem: str | None) -> AbsentAct | None:
         """The cited Act of an extractor's problem ("act name not in registry: ..."), when the
         judgments cite it; None otherwise."""
-        if not problem or not problem.startswith(UNKNOWN_ACT):
-            return None
-        return self.named(problem[len(UNKNOWN_ACT):])
+        written = unread_name(problem)
+        return self.named(written) if written else None
 
     def named(self, written: str) -> AbsentAct | None:
         """The Act of a name as written ("of the Industrial Disputes Act"), when the judgments
@@ -173,6 +177,12 @@ def _specific(written: str) -> bool:
     return len([word for word in words if word not in _GENERIC]) >= 2
 
 
+def unread_name(problem: str | None) -> str | None:
+    """The Act's name as written in an extractor's problem ("act name not in registry: ...");
+    None for any other problem."""
+    return problem[len(UNKNOWN_ACT):] if problem and problem.startswith(UNKNOWN_ACT) else None
+
+
 def provision_key(number: str, kind: str = SECTION) -> str:
     """How a provision of an Act is told apart and named: "section 25F" ("25-F" too),
     "article 181", "order_rule O39R1" (`ParsedCitation.kind`)."""
@@ -184,7 +194,7 @@ def _shown(judgments: tuple[str, ...]) -> str:
     return ", ".join(judgments[:SHOWN]) + (f" and {more} more" if more > 0 else "")
 
 
-def absent_acts_of(settings: Settings) -> Callable[[], AbsentActs] | None:
+def absent_acts_of(settings: Settings, held: AliasIndex) -> Callable[[], AbsentActs] | None:
     """What builds the Acts from the warehouse's tables (about 1 s, so only when a citation
     first needs them); None when the judgments are not built (statute tables alone verify
     without them, such a citation NOT_FOUND)."""
@@ -193,4 +203,4 @@ def absent_acts_of(settings: Settings) -> Callable[[], AbsentActs] | None:
     return lambda: AbsentActs.from_tables(
         read_table(settings.table_path("citation_mentions"),
                    ["doc_id", "mention_type", "kind", "act_code", "section", "reason"]),
-        read_table(settings.table_path("judgments"), ["doc_id", "case_id"]))
+        read_table(settings.table_path("judgments"), ["doc_id", "case_id"]), held)

@@ -65,7 +65,13 @@ from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.omissions import STRUCK_DOWN, Omission
 from nyaya.statutes.registry import AliasIndex, alias_index_from_rows
 from nyaya.tables import read_table, records
-from nyaya.verify.absent_acts import SOURCE_JUDGMENTS, AbsentAct, AbsentActs, absent_acts_of
+from nyaya.verify.absent_acts import (
+    SOURCE_JUDGMENTS,
+    AbsentAct,
+    AbsentActs,
+    absent_acts_of,
+    unread_name,
+)
 from nyaya.verify.model import (
     FALSE_FRIEND,
     NOT_FOUND,
@@ -235,9 +241,10 @@ class StatuteChecker:
         registry = records(read_table(settings.table_path("act_registry")))
         sections = records(read_sections(settings.table_path("sections")))
         transitions = records(read_table(settings.table_path("law_transition_map")))
-        return cls(registry, sections, transitions,
+        aliases = alias_index_from_rows(registry)
+        return cls(registry, sections, transitions, aliases,
                    untexted=read_untexted(settings.table_path("ingest_quarantine")),
-                   absent_acts=absent_acts_of(settings))
+                   absent_acts=absent_acts_of(settings, aliases))
 
     def section_row(self, act_code: str, section: str) -> dict | None:
         return self.lookup.sections.get((act_code, normalize_section_number(section)))
@@ -265,14 +272,12 @@ class StatuteChecker:
                               f"the provision by its number.")
             return verdict
         if mention.act_code is None:
-            absent = self.lookup.absent_acts.find(mention.problem) \
-                if self.lookup.absent_acts else None
-            if absent is not None and absent.corroborated:
-                return _absent_act_verdict(verdict, absent)
-            verdict.reason = (f"The Act of section {mention.section} could not be identified "
-                              f"({mention.problem or 'no Act named'}), so it cannot be verified: "
-                              f"{REMOVE}.")
-            return verdict
+            # a registry Act's name with "the", "of" or "and" dropped or added is that Act
+            held = self.aliases.loosely(unread_name(mention.problem) or "")
+            if held is None:
+                return self._unread_act_verdict(verdict, mention)
+            mention = replace(mention, act_code=held)
+            verdict.act_code = held
         result = self.lookup.resolve(ParsedCitation(
             verdict.text, mention.act_code, mention.section, mention.unit, None, mention.kind))
         if not result.found:
@@ -310,6 +315,19 @@ class StatuteChecker:
                     else f"in force on {as_of}")
             verdict.reason += (f" Repealed code: {when}; successor: "
                                f"{_names(result.successors) or 'none recorded'}.")
+        return verdict
+
+    def _unread_act_verdict(self, verdict: CitationVerdict, mention: StatuteMention
+                            ) -> CitationVerdict:
+        """A citation of an Act the registry does not know: judged by the corpus judgments
+        that cite it when they are enough (`nyaya.verify.absent_acts`), else NOT_FOUND."""
+        absent = self.lookup.absent_acts.find(mention.problem) \
+            if self.lookup.absent_acts else None
+        if absent is not None and absent.corroborated:
+            return _absent_act_verdict(verdict, absent)
+        verdict.reason = (f"The Act of section {mention.section} could not be identified "
+                          f"({mention.problem or 'no Act named'}), so it cannot be verified: "
+                          f"{REMOVE}.")
         return verdict
 
     def _known_gap_verdict(self, verdict: CitationVerdict, mention: StatuteMention,
