@@ -22,7 +22,7 @@ from nyaya.statutes.omissions import STRUCK_DOWN, Omission, omission
 from nyaya.statutes.registry import AliasIndex, absent_schedules, known_gaps, normalize_alias
 from nyaya.statutes.structured import to_roman
 from nyaya.tables import read_table
-from nyaya.verify.absent_acts import AbsentActs
+from nyaya.verify.absent_acts import AbsentAct, AbsentActs
 from nyaya.verify.model import CORROBORATED, NOT_FOUND, NOT_IN_FORCE, UNVERIFIABLE, VERIFIED
 
 DOUBLED_STOP = re.compile(r"(?<!\.)\.\.(?=\s|$)")  # "fine.. (2)", not an ellipsis "..."
@@ -185,13 +185,13 @@ def _act_in(text: str, aliases: AliasIndex) -> str | None:
     return None
 
 
-
 def _word_runs(text: str) -> set[str]:
     """Each run of consecutive words of `text` as `normalize_alias` writes an alias
     ("Cr.P.C. 1973" gives "cr", "crp", "crpc", "crpc1973", ...): the forms a contained alias
     may take."""
     words = [normalize_alias(word) for word in re.findall(r"[A-Za-z0-9&]+", text)]
     return {"".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)}
+
 
 SECTION_COLUMNS = ["act_code", "section_number", "title", "text", "footnotes",
                    "chapter_number", "chapter_title", "status", "extraction_confidence"]
@@ -277,6 +277,12 @@ class StatuteLookup:
     def absent_acts(self) -> AbsentActs | None:
         return self._absent_acts_of() if self._absent_acts_of else None
 
+    def absent_act(self, written: str | None) -> AbsentAct | None:
+        """The Act the corpus lacks of a name as written, when enough of its judgments cite
+        it (`AbsentAct.corroborated`); None otherwise, or without the judgments."""
+        act = self.absent_acts.named(written) if written and self.absent_acts else None
+        return act if act is not None and act.corroborated else None
+
     def lookup(self, text: str) -> LookupResult:
         return self.resolve(parse_citation(text, self.aliases))
 
@@ -290,10 +296,8 @@ class StatuteLookup:
                 return self.resolve(replace(cited, act_code=held, problem=None,
                                             act_written=None))
             result.reason = cited.problem
-            absent = (self.absent_acts.named(cited.act_written)
-                      if cited.act_written and cited.section_number and self.absent_acts
-                      else None)
-            if absent is not None and absent.corroborated:
+            absent = self.absent_act(cited.act_written) if cited.section_number else None
+            if absent is not None:
                 result.status, result.reason = absent.judged(cited.section_number or "",
                                                              cited.kind)
                 result.act_title = absent.name

@@ -51,6 +51,7 @@ MAX_ITEMS = 60  # provisions in one list ("Sections 1, 2, 3, ..."): longer runs 
 MAX_SEGMENTS = 20  # "Section 302 read with Section 34 ..." links in one phrase
 RANGE_LIMIT = 20  # "Sections 3 to 5" is expanded when the range is at most this long
 RANGE_BUDGET = 2000  # provisions filled in from ranges per document; then only the ends
+UNKNOWN_ACT = "act name not in registry: "  # a problem's start when an Act's name is not read
 MAX_TRIAL_TOKENS = 24  # words tried when matching an Act name: the longest title in the
 # registry, the Cigarettes and Other Tobacco Products (...) Act, 2003, has 21 with "The" and year
 
@@ -392,7 +393,7 @@ class _Document:
                           code_year)
         # Not resolvable: an ambiguous alias, an unknown name, or a known name with another year.
         problem = (f"ambiguous act alias: {', '.join(ambiguous)}" if ambiguous
-                   else f"act name not in registry: {name}")
+                   else f"{UNKNOWN_ACT}{name}")
         words = [w for w in (_norm(t) for t in name.split()) if w and not w.isdigit()]
         return _Event(start, end, None, name, problem,
                       frozenset(words) & (UNKNOWN_HEADS | HEAD_WORDS), year)
@@ -856,7 +857,7 @@ class _Reader:
         num = ACT_NUMBER.match(text, q)
         if num:
             return _Act("unknown", start, num.end(), num.group(),
-                        problem=f"act name not in registry: {num.group()}")
+                        problem=f"{UNKNOWN_ACT}{num.group()}")
         if has_lead:
             ref = self._reference(q, start)
             if ref:
@@ -881,7 +882,7 @@ class _Reader:
             name = text[q:m.end()]
             if self.p.coi is None:
                 return _Act("unknown", start, m.end(), name,
-                            problem=f"act name not in registry: {name}")
+                            problem=f"{UNKNOWN_ACT}{name}")
             return _Act("code", start, m.end(), name, self.p.coi)
         year_m = YEAR_TEXT.search(m.group("year") or "") or next(
             (YEAR_TEXT.search(x) for x in mods if YEAR_TEXT.search(x)), None)
@@ -947,7 +948,7 @@ class _Reader:
             if code and enacted and written != enacted:
                 full = text[q:end]
                 return _Act("unknown", start, end, full,
-                            problem=f"act name not in registry: {full}")
+                            problem=f"{UNKNOWN_ACT}{full}")
         if code:
             return _Act("code", start, end, name, code)
         if amb:
@@ -1021,7 +1022,7 @@ class _Reader:
     def _instrument(start: int, end: int, name: str, head_word: str) -> _Act:
         if head_word in NON_STATUTE:
             return _Act("non_statute", start, end, name)
-        return _Act("unknown", start, end, name, problem=f"act name not in registry: {name}")
+        return _Act("unknown", start, end, name, problem=f"{UNKNOWN_ACT}{name}")
 
     # --- resolution --------------------------------------------------------------------------
     def _resolve(self, kind: str, act: _Act | None, pos: int,

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from nyaya.citations.statutes import SECTION
+from nyaya.citations.statutes import SECTION, UNKNOWN_ACT
 from nyaya.settings import Settings
 from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.registry import AliasIndex, normalize_alias
@@ -31,7 +31,6 @@ from nyaya.tables import read_table
 from nyaya.verify.model import CORROBORATED, UNVERIFIABLE
 
 CORROBORATING = 2  # independent judgments citing an Act (or its section) for it to count
-UNKNOWN_ACT = "act name not in registry: "  # the extractor's problem for a name it cannot read
 _LEAD = re.compile(r"^\s*(?:(?:of|under|in|to|by)\s+)?(?:the\s+)?", re.IGNORECASE)
 _GENERIC = frozenset({"act", "code", "of", "the", "and"})
 _YEAR = re.compile(r"[\s,]*\(?((?:18|19|20)\d\d)\)?\s*[.,;:)]*\s*$")
@@ -149,18 +148,12 @@ class AbsentActs:
                                                   strict=True) if isinstance(case, str) and case}
         unread = mentions[(mentions["mention_type"] == "statute") & mentions["act_code"].isna()
                           & mentions["reason"].fillna("").str.startswith(UNKNOWN_ACT)]
-        return cls(((doc, reason[len(UNKNOWN_ACT):],
+        return cls(((doc, unread_name(reason),
                      provision_key(section, kind) if isinstance(section, str) and section
                      else None)
                     for doc, reason, section, kind in zip(
                         unread["doc_id"], unread["reason"], unread["section"], unread["kind"],
                         strict=True)), case_of, held)
-
-    def find(self, problem: str | None) -> AbsentAct | None:
-        """The cited Act of an extractor's problem ("act name not in registry: ..."), when the
-        judgments cite it; None otherwise."""
-        written = unread_name(problem)
-        return self.named(written) if written else None
 
     def named(self, written: str) -> AbsentAct | None:
         """The Act of a name as written ("of the Industrial Disputes Act"), when the judgments

@@ -321,9 +321,8 @@ class StatuteChecker:
                             ) -> CitationVerdict:
         """A citation of an Act the registry does not know: judged by the corpus judgments
         that cite it when they are enough (`nyaya.verify.absent_acts`), else NOT_FOUND."""
-        absent = self.lookup.absent_acts.find(mention.problem) \
-            if self.lookup.absent_acts else None
-        if absent is not None and absent.corroborated:
+        absent = self.lookup.absent_act(unread_name(mention.problem))
+        if absent is not None:
             return _absent_act_verdict(verdict, absent)
         verdict.reason = (f"The Act of section {mention.section} could not be identified "
                           f"({mention.problem or 'no Act named'}), so it cannot be verified: "
