@@ -85,6 +85,39 @@ class ParsedCitation:
     act_written: str | None = None  # the words naming an Act that could not be read
 
 
+SHOWN_ACTS = 4  # Acts named when initials may be several
+LEAD_THE = re.compile(r"^the\s+", re.IGNORECASE)
+NAME_LEAD = re.compile(r"^\s*(?:(?:of|under|in|to|by)\s+)?(?:the\s+)?", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class UnreadName:
+    """What an Act's name that the registry's aliases do not read is (`StatuteLookup.
+    read_name`): a registry Act, an Act the corpus lacks, the Acts whose initials it may be,
+    or nothing known."""
+
+    written: str = ""
+    held: str | None = None  # the registry Act it names
+    absent: AbsentAct | None = None  # the Act the corpus lacks that it names
+    initials_of: tuple[str, ...] = ()  # the titles of the Acts it may be the initials of
+    read_as_initials: bool = False  # `held` was read from its title's initials
+
+    def unsure(self) -> str:
+        """Why a citation of what may be initials is UNVERIFIABLE, never NOT_FOUND: initials
+        of real Acts are no invention, but which Act they mean is a guess."""
+        titles = ["the " + LEAD_THE.sub("", title) for title in self.initials_of[:SHOWN_ACTS]]
+        more = len(self.initials_of) - len(titles)
+        named = (", ".join(titles[:-1]) + f"{' and ' if more <= 0 else ', '}{titles[-1]}"
+                 + (f" and {more} more" if more > 0 else "") if len(titles) > 1 else titles[0])
+        return (f"'{self.written}' is no name the registry holds; as initials it may be "
+                f"{named}: name the Act in full to verify this citation")
+
+    def initials_note(self, title: str) -> str:
+        return (f" ('{self.written}' read as the initials of the {LEAD_THE.sub('', title)}, "
+                "the only Act the corpus holds or its judgments cite with those initials.)"
+                if self.read_as_initials else "")
+
+
 @dataclass
 class LookupResult:
     #: VERIFIED (in the table and law today), NOT_IN_FORCE (in the table, but its Act dropped
@@ -283,6 +316,31 @@ class StatuteLookup:
         act = self.absent_acts.named(written) if written and self.absent_acts else None
         return act if act is not None and act.corroborated else None
 
+    def read_name(self, written: str | None) -> UnreadName:
+        """An Act's name that the aliases do not read: a registry Act's with "the", "of" or
+        "and" dropped or added (`AliasIndex.loosely`), an Act the corpus lacks that its
+        judgments cite (`absent_act`), else the Acts, held or not, whose title's initials it
+        is ("PWDV Act", "ID Act"): the one registry Act of those initials is read as that
+        Act; else the Acts they may be are named.
+        Verification and lookup only: corpus extraction reads the aliases alone."""
+        if not written:
+            return UnreadName()
+        held = self.aliases.loosely(written)
+        if held is not None:
+            return UnreadName(written, held=held)
+        absent = self.absent_act(written)
+        if absent is not None:
+            return UnreadName(written, absent=absent)
+        codes = self.aliases.by_initials(written)
+        absents = self.absent_acts.by_initials(written) if self.absent_acts else []
+        written = NAME_LEAD.sub("", written).strip()
+        if len(codes) == 1 and not absents:
+            return UnreadName(written, held=codes[0], read_as_initials=True)
+        # an Act the corpus lacks is never read from initials alone: its judgments could
+        # only corroborate a guess
+        titles = sorted(self.acts[code]["title"] for code in codes)
+        return UnreadName(written, initials_of=(*titles, *(act.name for act in absents)))
+
     def lookup(self, text: str) -> LookupResult:
         return self.resolve(parse_citation(text, self.aliases))
 
@@ -290,17 +348,20 @@ class StatuteLookup:
         result = LookupResult(NOT_FOUND, cited.raw, cited.act_code, cited.section_number,
                               cited.unit, numbered_as=cited.kind)
         if cited.problem:
-            # a registry Act's name with "the", "of" or "and" dropped or added is that Act
-            held = self.aliases.loosely(cited.act_written) if cited.act_written else None
-            if held is not None:
-                return self.resolve(replace(cited, act_code=held, problem=None,
-                                            act_written=None))
+            name = self.read_name(cited.act_written)
+            if name.held is not None:
+                found = self.resolve(replace(cited, act_code=name.held, problem=None,
+                                             act_written=None))
+                note = name.initials_note(found.act_title or name.held).strip()
+                found.reason = f"{found.reason} {note}" if found.reason else note or None
+                return found
             result.reason = cited.problem
-            absent = self.absent_act(cited.act_written) if cited.section_number else None
-            if absent is not None:
-                result.status, result.reason = absent.judged(cited.section_number or "",
-                                                             cited.kind)
-                result.act_title = absent.name
+            if name.absent is not None and cited.section_number:
+                result.status, result.reason = name.absent.judged(cited.section_number,
+                                                                  cited.kind)
+                result.act_title = name.absent.name
+            elif name.initials_of and cited.section_number:
+                result.status, result.reason = UNVERIFIABLE, name.unsure()
             return result
         act = self.acts.get(cited.act_code, {})
         result.act_title = act.get("title")

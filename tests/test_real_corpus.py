@@ -374,6 +374,10 @@ def test_lookup_cli(main_run, citation, code, status, expected):
     ("Section 3 of the Scheduled Castes and Scheduled Tribes (Prevention of Atrocities) Act, "
      "1989", "VERIFIED"),
     ("Section 123 of the Representation of People Act", "NOT_FOUND"),  # the 1950 or 1951 Act
+    # initials: of one registry Act, of several Acts, of an Act the corpus lacks
+    ("Section 12 of the PWDV Act", "VERIFIED"),
+    ("Section 10 of the SR Act", "UNVERIFIABLE"),  # Specific Relief, Societies Registration...
+    ("Section 25F of the ID Act", "UNVERIFIABLE"),  # the Industrial Disputes Act, a guess
 ])
 def test_acts_the_corpus_lacks_are_judged_by_the_judgments_citing_them(main_run, text, status):
     from nyaya.verify.statutes import StatuteChecker, verify_statutes

@@ -19,6 +19,7 @@ from nyaya.statutes.registry import (
     acronym,
     build_alias_index,
     derive_codes,
+    initials,
     normalize_alias,
 )
 from nyaya.statutes.transitions import build_transition_map
@@ -70,6 +71,24 @@ LOOSE_REGISTRY = build_alias_index([
 ])
 def test_a_name_read_loosely_is_one_act_or_none(written, act):
     assert LOOSE_REGISTRY.loosely(written) == act
+
+
+@pytest.mark.parametrize(("written", "read", "acts"), [
+    # capitals, dotted or not, before "Act", with the title's year when written
+    ("of the SCSTPA Act", ("SCSTPAA", None), ["SCSTPAA_1989"]),
+    ("the S.C.S.T.P.A. Act, 1989", ("SCSTPAA", "1989"), ["SCSTPAA_1989"]),
+    ("RP Act", ("RPA", None), ["RPA_1950", "RPA_1951"]),
+    ("RP Act, 1951", ("RPA", "1951"), ["RPA_1951"]),
+    ("RP Act 1989", ("RPA", "1989"), []),
+    ("RPA Act", ("RPAA", None), []),  # its "Act" twice: not read as RPA
+    # not initials: words, one letter, lower case
+    ("Representation of People Act", None, []),
+    ("R Act", None, []),
+    ("rp Act", None, []),
+])
+def test_a_name_written_as_initials_is_every_act_of_them(written, read, acts):
+    assert initials(written) == read
+    assert LOOSE_REGISTRY.by_initials(written) == acts
 
 
 @pytest.mark.parametrize(("title", "expected"), [

@@ -875,3 +875,66 @@ def test_an_act_the_registry_holds_is_never_taken_for_one_the_corpus_lacks():
     assert AbsentActs(cited).named("Indian Penal Code of 1860").corroborated
     held = AbsentActs(cited, held=alias_index_from_rows(REGISTRY))
     assert held.named("Indian Penal Code of 1860") is None
+
+
+# --- Acts written as their titles' initials (StatuteLookup.read_name) ------------------------
+
+INITIALLED_REGISTRY = [
+    _act(code, title, year, aliases=[], era="post_constitution", applicable_from=None)
+    for code, title, year in (
+        ("PWDVA_2005", "The Protection of Women from Domestic Violence Act, 2005", 2005),
+        ("SRA_1963", "The Specific Relief Act, 1963", 1963),
+        ("SRA_1860", "The Societies Registration Act, 1860", 1860),
+        ("CPA_2019", "The Consumer Protection Act, 2019", 2019))]
+INITIALLED_SECTIONS = [
+    {**_section(code, number, "A title", "Some text."), "status": "in_force"}
+    for code, number in (("PWDVA_2005", "12"), ("SRA_1963", "10"), ("SRA_1860", "10"),
+                         ("CPA_2019", "2"))]
+# the corpus lacks the 1986 Consumer Protection Act and the Industrial Disputes Act (written
+# two ways); one judgment only cites a General Sales Tax Act
+INITIALLED_ABSENT = [
+    ("J1", "Consumer Protection Act, 1986", "12"), ("J2", "Consumer Protection Act, 1986", "12"),
+    ("J1", "Industrial Disputes Act, 1947", "25F"), ("J2", "Industrial Disputes Act, 1947", "25F"),
+    ("J3", "Industrial Disputes Act, 1947", "25F"), ("J4", "I.D. Act, 1947", "25F"),
+    ("J5", "I.D. Act, 1947", "25F"), ("J6", "General Sales Tax Act, 1939", "5")]
+
+
+@pytest.fixture(scope="module")
+def initials_checker() -> StatuteChecker:
+    acts = AbsentActs((judgment, name, provision_key(section))
+                      for judgment, name, section in INITIALLED_ABSENT)
+    return StatuteChecker(INITIALLED_REGISTRY, INITIALLED_SECTIONS, [],
+                          absent_acts=lambda: acts)
+
+
+@pytest.mark.parametrize(("text", "status", "act", "says"), [
+    # the one Act of those initials, held or cited by the judgments
+    ("Section 12 of the PWDV Act", VERIFIED, "PWDVA_2005",
+     "'PWDV Act' read as the initials of the Protection of Women from Domestic Violence Act, "
+     "2005, the only Act"),
+    ("Section 10 of the S.R. Act, 1963", VERIFIED, "SRA_1963", "read as the initials of the "
+     "Specific Relief Act, 1963"),
+    ("Section 2 of the CP Act, 2019", VERIFIED, "CPA_2019", "the Consumer Protection Act, 2019"),
+    # a section the one Act lacks: not found there, as written in full
+    ("Section 99 of the PWDV Act", NOT_FOUND, "PWDVA_2005", "has no section 99"),
+    # initials of several Acts, or of an Act the corpus lacks: a guess, never NOT_FOUND
+    ("Section 10 of the SR Act", UNVERIFIABLE, None, "'SR Act' is no name the registry holds; "
+     "as initials it may be the Societies Registration Act, 1860 and the Specific Relief Act, "
+     "1963: name the Act in full"),
+    ("Section 2 of the CP Act", UNVERIFIABLE, None,
+     "may be the Consumer Protection Act, 2019 and the Consumer Protection Act, 1986"),
+    ("Section 25F of the ID Act", UNVERIFIABLE, None,
+     "as initials it may be the Industrial Disputes Act, 1947: name"),
+    # an Act one judgment cites, and initials of nothing known
+    ("Section 5 of the GST Act", NOT_FOUND, None, "could not be identified"),
+    ("Section 5 of the XQZ Act", NOT_FOUND, None, "could not be identified"),
+])
+def test_an_act_written_as_initials_is_the_one_act_of_them_or_a_guess(initials_checker, text,
+                                                                      status, act, says):
+    verdict = _one(text, initials_checker)
+    assert (verdict.status, verdict.act_code) == (status, act)
+    assert says in verdict.reason
+    result = initials_checker.lookup.lookup(text)
+    assert (result.status, result.act_code) == (status, act)
+    if status == UNVERIFIABLE:  # the lookup's reason is the verifier's
+        assert says in result.reason

@@ -152,6 +152,20 @@ def auto_aliases(title: str) -> list[str]:
 
 
 LOOSE_WORDS = frozenset({"the", "of", "and"})  # what a name may drop or add and stay the Act's
+_INITIALS = re.compile(
+    r"(?:(?i:of|under|in|to|by)\s+)?(?:(?i:the)\s+)?(?P<letters>(?:[A-Z]\.?\s?){2,6}?)\s*"
+    r"Act\b\.?(?:\s*,?\s*(?P<year>(?:1[89]|20)\d\d))?\s*[.,;:)]*")
+
+
+def initials(written: str) -> tuple[str, str | None] | None:
+    """(the `acronym` it stands for, its year or None) of an Act written as its title's
+    initials: "of the S.R. Act, 1963" -> ("SRA", "1963"); None for any other name. "CLRA Act"
+    is read as CLRAA only, never as CLRA (the Calcutta Land-Revenue Act's): a name that
+    repeats its "Act" is a guess too far."""
+    match = _INITIALS.fullmatch(written.strip())
+    if match is None:
+        return None
+    return re.sub(r"[^A-Z]", "", match["letters"]) + "A", match["year"]
 
 
 def loose_name(name: str) -> tuple[str, str | None]:
@@ -171,6 +185,8 @@ class AliasIndex:
     by_alias: dict[str, str]
     ambiguous: dict[str, list[str]]
     loose: dict[str, set[tuple[str, str | None]]] = field(default_factory=dict)
+    #: `acronym` of every title -> the (act_code, year) of the Acts it is the initials of
+    initialled: dict[str, set[tuple[str, str | None]]] = field(default_factory=dict)
 
     def loosely(self, written: str) -> str | None:
         """The one Act whose title or alias `written` differs from only in "the", "of" and
@@ -179,6 +195,17 @@ class AliasIndex:
         codes = {code for code, enacted in self.loose.get(key, ())
                  if year is None or enacted is None or year == enacted}
         return next(iter(codes)) if len(codes) == 1 else None
+
+    def by_initials(self, written: str) -> list[str]:
+        """The Acts whose title's initials `written` is ("SR Act": the Specific Relief Act,
+        1963, the Societies Registration Act, 1860 and two more), of its year when written;
+        [] for a name that is not initials."""
+        read = initials(written)
+        if read is None:
+            return []
+        key, year = read
+        return sorted({code for code, enacted in self.initialled.get(key, ())
+                       if year is None or enacted is None or year == enacted})
 
     def resolve(self, text: str) -> str | None:
         return self.by_alias.get(normalize_alias(text))
@@ -203,9 +230,11 @@ def build_alias_index(entries: list[ActEntry]) -> AliasIndex:
     curated: dict[str, str] = {}
     auto: dict[str, set[str]] = {}
     loose: dict[str, set[tuple[str, str | None]]] = {}
+    initialled: dict[str, set[tuple[str, str | None]]] = {}
     for entry in entries:
         # a year read from a table is a float (1989.0), or NaN when unknown
         enacted = str(int(entry.year)) if entry.year and entry.year == entry.year else None
+        initialled.setdefault(acronym(entry.title), set()).add((entry.act_code, enacted))
         for name in (entry.title, *entry.aliases):
             key, _ = loose_name(name)
             if key:
@@ -227,4 +256,4 @@ def build_alias_index(entries: list[ActEntry]) -> AliasIndex:
             by_alias[key] = next(iter(codes))
         else:
             ambiguous[key] = sorted(codes)
-    return AliasIndex(by_alias, ambiguous, loose)
+    return AliasIndex(by_alias, ambiguous, loose, initialled)

@@ -26,7 +26,7 @@ import pandas as pd
 from nyaya.citations.statutes import SECTION, UNKNOWN_ACT
 from nyaya.settings import Settings
 from nyaya.statutes.indiacode import normalize_section_number
-from nyaya.statutes.registry import AliasIndex, normalize_alias
+from nyaya.statutes.registry import AliasIndex, acronym, initials, normalize_alias
 from nyaya.tables import read_table
 from nyaya.verify.model import CORROBORATED, UNVERIFIABLE
 
@@ -138,6 +138,12 @@ class AbsentActs:
             self.acts[act] = AbsentAct(name, tuple(sorted(judgments.values())), {
                 section: tuple(sorted(cases.values()))
                 for section, cases in cited_sections.items()})
+        #: `acronym` of each Act's name -> the Acts it is the initials of ("IDA": the Industrial
+        #: Disputes Act, 1947)
+        self._initialled: dict[str, list[tuple[str, AbsentAct]]] = defaultdict(list)
+        for (_, year), act in sorted(self.acts.items()):
+            if act.corroborated:
+                self._initialled[acronym(act.name)].append((year, act))
 
     @classmethod
     def from_tables(cls, mentions: pd.DataFrame, judgments: pd.DataFrame,
@@ -162,6 +168,25 @@ class AbsentActs:
         if year is None and not _specific(written):
             return None
         return self.acts.get((key, year or self._year_of.get(key, "")))
+
+
+    def by_initials(self, written: str) -> list[AbsentAct]:
+        """The Acts enough judgments cite whose name's initials `written` is ("ID Act": the
+        Industrial Disputes Act, 1947), of its year when written, one per year (the name most
+        judgments write); [] for a name that is not initials."""
+        read = initials(written)
+        if read is None:
+            return []
+        key, year = read
+        # one Act per year: "I.D. Act, 1947" is the "Industrial Disputes Act, 1947" of most
+        # judgments
+        acts: dict[str, AbsentAct] = {}
+        for enacted, act in self._initialled.get(key, ()):
+            known = acts.get(enacted)
+            if (year is None or enacted == year) and (
+                    known is None or len(act.judgments) > len(known.judgments)):
+                acts[enacted] = act
+        return sorted(acts.values(), key=lambda act: act.name)
 
 
 def _specific(written: str) -> bool:

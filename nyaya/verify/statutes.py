@@ -56,6 +56,7 @@ from nyaya.lookup import (
     LookupResult,
     ParsedCitation,
     StatuteLookup,
+    UnreadName,
     provision_label,
     read_sections,
     read_untexted,
@@ -272,12 +273,13 @@ class StatuteChecker:
                               f"the provision by its number.")
             return verdict
         if mention.act_code is None:
-            # a registry Act's name with "the", "of" or "and" dropped or added is that Act
-            held = self.aliases.loosely(unread_name(mention.problem) or "")
-            if held is None:
-                return self._unread_act_verdict(verdict, mention)
-            mention = replace(mention, act_code=held)
-            verdict.act_code = held
+            name = self.lookup.read_name(unread_name(mention.problem))
+            if name.held is None:
+                return self._unread_act_verdict(verdict, mention, name)
+            found = self.verdict(text, replace(mention, act_code=name.held, problem=None),
+                                 as_of=as_of, indexed=indexed, listed=listed)
+            found.reason += name.initials_note(self.lookup.acts[name.held]["title"])
+            return found
         result = self.lookup.resolve(ParsedCitation(
             verdict.text, mention.act_code, mention.section, mention.unit, None, mention.kind))
         if not result.found:
@@ -317,13 +319,18 @@ class StatuteChecker:
                                f"{_names(result.successors) or 'none recorded'}.")
         return verdict
 
-    def _unread_act_verdict(self, verdict: CitationVerdict, mention: StatuteMention
-                            ) -> CitationVerdict:
+    def _unread_act_verdict(self, verdict: CitationVerdict, mention: StatuteMention,
+                            name: UnreadName) -> CitationVerdict:
         """A citation of an Act the registry does not know: judged by the corpus judgments
-        that cite it when they are enough (`nyaya.verify.absent_acts`), else NOT_FOUND."""
-        absent = self.lookup.absent_act(unread_name(mention.problem))
-        if absent is not None:
-            return _absent_act_verdict(verdict, absent)
+        that cite it when they are enough (`nyaya.verify.absent_acts`), UNVERIFIABLE when it
+        may be initials (`UnreadName.unsure`), else NOT_FOUND."""
+        if name.absent is not None:
+            return _absent_act_verdict(verdict, name.absent)
+        if name.initials_of:
+            verdict.status = UNVERIFIABLE
+            verdict.reason = f"{name.unsure()}; check it before relying on it."
+            verdict.matched = {"initials_of": list(name.initials_of)}
+            return verdict
         verdict.reason = (f"The Act of section {mention.section} could not be identified "
                           f"({mention.problem or 'no Act named'}), so it cannot be verified: "
                           f"{REMOVE}.")
