@@ -22,7 +22,7 @@ from nyaya.statutes.omissions import STRUCK_DOWN, Omission, omission
 from nyaya.statutes.registry import AliasIndex, absent_schedules, known_gaps, normalize_alias
 from nyaya.statutes.structured import to_roman
 from nyaya.tables import read_table
-from nyaya.verify.absent_acts import AbsentAct, AbsentActs
+from nyaya.verify.absent_acts import AbsentAct, AbsentActs, provision_key, shown
 from nyaya.verify.model import CORROBORATED, NOT_FOUND, NOT_IN_FORCE, UNVERIFIABLE, VERIFIED
 
 DOUBLED_STOP = re.compile(r"(?<!\.)\.\.(?=\s|$)")  # "fine.. (2)", not an ellipsis "..."
@@ -83,6 +83,7 @@ class ParsedCitation:
     #: schedule's in another Act) or an Order and Rule of the CPC
     kind: str = SECTION
     act_written: str | None = None  # the words naming an Act that could not be read
+    dated: bool = False  # whether the Act was written with a year
 
 
 SHOWN_ACTS = 4  # Acts named when initials may be several
@@ -143,6 +144,9 @@ class LookupResult:
     extraction_confidence: float | None = None
     text_preview: str | None = None
     reason: str | None = None
+    #: an Act of the same name and another year, which the corpus lacks, whose provision of
+    #: that number its judgments cite: what an undated citation the Act lacks may mean
+    older_act: AbsentAct | None = None
     #: why the corpus lacks a section that exists in law (nyaya/facts/known_gaps.yaml, or the
     #: ingest quarantine's heading without text): not found here, but not invented either
     known_gap: str | None = None
@@ -176,7 +180,7 @@ def parse_citation(text: str, aliases: AliasIndex) -> ParsedCitation:
         act = _act_in(rest, aliases) if rest else aliases.resolve("Constitution")
         return ParsedCitation(raw, act, article["number"].upper(), None,
                               None if act else f"Act not recognised in {rest!r}", ARTICLE,
-                              act_written=None if act else rest)
+                              act_written=None if act else rest, dated=bool(YEAR.search(rest)))
     if PREAMBLE.search(raw):
         return ParsedCitation(raw, aliases.resolve("Constitution"), "Preamble", None, None)
     match = SECTION_WORD.search(raw) or _bare_number(raw)
@@ -187,7 +191,8 @@ def parse_citation(text: str, aliases: AliasIndex) -> ParsedCitation:
     unit = re.sub(r"\s", "", match["unit"] or "") or None
     problem = None if act else (f"Act not recognised in {rest!r}" if rest else "no Act named")
     return ParsedCitation(raw, act, match["number"].upper(), unit, problem,
-                          act_written=rest if not act and rest else None)
+                          act_written=rest if not act and rest else None,
+                          dated=bool(YEAR.search(rest)))
 
 
 def _bare_number(text: str) -> re.Match | None:
@@ -378,7 +383,8 @@ class StatuteLookup:
                 result.status = UNVERIFIABLE
                 result.known_gap = gap
                 result.successors = list(self.successors.get(key, []))
-            return result
+                return result
+            return self._of_another_year(result, cited)
         result.status = VERIFIED
         result.section_number = row["section_number"]
         result.title = row["title"]
@@ -400,6 +406,29 @@ class StatuteLookup:
         return result
 
 
+    def _of_another_year(self, result: LookupResult, cited: ParsedCitation) -> LookupResult:
+        """A provision the registry Act lacks, cited without the Act's year: UNVERIFIABLE when
+        an Act of the same name and another year, which the corpus lacks, has it cited by
+        several judgments ("Section 491 of the Code of Criminal Procedure", the 1898 Code's
+        habeas corpus), else NOT_FOUND as it was."""
+        act = self.acts.get(cited.act_code or "")
+        if cited.dated or not act or not cited.section_number or self.absent_acts is None:
+            return result
+        aliases = act.get("aliases")  # a list, or an array read from the table
+        names = [act["title"], *(() if aliases is None else aliases)]
+        year = code_year(cited.act_code)
+        older = self.absent_acts.of_another_year(names, year, cited.section_number, cited.kind)
+        if older:
+            found = older[0]
+            citing = found.citing(cited.section_number, cited.kind)
+            result.status, result.older_act = UNVERIFIABLE, found
+            result.reason += (
+                f"; written without a year, it may be the {found.name}'s, which the corpus does "
+                f"not hold: {len(citing)} corpus judgments cite its "
+                f"{provision_key(cited.section_number, cited.kind)} ({shown(citing)}). Name the "
+                "Act's year to verify it")
+        return result
+
     def _scheduled(self, result: LookupResult, cited: ParsedCitation) -> LookupResult:
         """A provision numbered in a schedule the corpus lacks (an Order of the CPC, an
         Article of the Limitation Act's Schedule): in law within the schedule's range, so
@@ -417,7 +446,7 @@ class StatuteLookup:
         number = int(order["order"]) if order else int(digits.group()) if digits else 0
         if schedule.count is not None and not 1 <= number <= schedule.count:
             result.reason = f"{cited.act_code} numbers {schedule.name}: there is no {label}"
-            return result
+            return self._of_another_year(result, cited)
         result.status = UNVERIFIABLE
         result.known_gap = f"the corpus does not hold {schedule.name}; {schedule.why}"
         result.reason = f"{label} is not in the sections table ({result.known_gap})"

@@ -678,10 +678,12 @@ def write_relevance_inputs(data_dir: Path) -> None:
     write_table(pd.DataFrame({"source_id": ["CASE:J2"], "target_id": ["CASE:J1"],
                               "target_type": ["case"]}),
                 data_dir / "warehouse" / "citation_graph_edges.parquet")
-    write_table(pd.DataFrame({"doc_id": list(JUDGMENTS), "text": list(JUDGMENTS.values())}),
+    write_table(pd.DataFrame({"doc_id": list(JUDGMENTS), "case_id": list(JUDGMENTS),
+                              "text": list(JUDGMENTS.values())}),
                 data_dir / "warehouse" / "judgments.parquet")
-    write_table(pd.DataFrame([{"doc_id": doc, "mention_type": "statute", "act_code": act,
-                               "section": section} for doc, cited in CITES.items()
+    write_table(pd.DataFrame([{"doc_id": doc, "mention_type": "statute", "kind": "section",
+                               "act_code": act, "section": section, "reason": None}
+                              for doc, cited in CITES.items()
                               for act, section in map(doc_key, sorted(cited))]),
                 data_dir / "warehouse" / "citation_mentions.parquet")
 

@@ -938,3 +938,45 @@ def test_an_act_written_as_initials_is_the_one_act_of_them_or_a_guess(initials_c
     assert (result.status, result.act_code) == (status, act)
     if status == UNVERIFIABLE:  # the lookup's reason is the verifier's
         assert says in result.reason
+
+
+# --- a provision the registry Act lacks, of the same-named Act of another year ---------------
+
+OLDER_REGISTRY = [_act("CrPC_1973", "The Code of Criminal Procedure, 1973", 1973,
+                       aliases=["CrPC", "Code of Criminal Procedure"], era="colonial_codes",
+                       applicable_from="1974-04-01")]
+OLDER_SECTIONS = [{**_section("CrPC_1973", "482", "Saving of inherent powers of High Court",
+                              "Nothing in this Code shall be deemed to limit the inherent "
+                              "powers."), "status": "in_force"}]
+# the 1898 Code, which the corpus lacks: two judgments cite its s.491, one its s.561A
+OLDER_ABSENT = [("J1", "Code of Criminal Procedure, 1898", "491"),
+                ("J2", "Code of Criminal Procedure, 1898", "491"),
+                ("J3", "Code of Criminal Procedure, 1898", "561A")]
+
+
+@pytest.fixture(scope="module")
+def older_checker() -> StatuteChecker:
+    acts = AbsentActs((judgment, name, provision_key(section))
+                      for judgment, name, section in OLDER_ABSENT)
+    return StatuteChecker(OLDER_REGISTRY, OLDER_SECTIONS, [], absent_acts=lambda: acts)
+
+
+@pytest.mark.parametrize(("text", "status", "says"), [
+    # written without a year: it may be the older Code's, whose section two judgments cite
+    ("Section 491 of the Code of Criminal Procedure", UNVERIFIABLE,
+     "written without a year, it may be the Code of Criminal Procedure, 1898's, which the "
+     "corpus does not hold: 2 corpus judgments cite its section 491 (J1, J2)"),
+    ("Section 491 CrPC", UNVERIFIABLE, "Code of Criminal Procedure, 1898's"),
+    # the 1973 Code named, a section one judgment cites, one no Code has: as before
+    ("Section 491 of the Code of Criminal Procedure, 1973", NOT_FOUND, "has no section 491"),
+    ("Section 561A of the Code of Criminal Procedure", NOT_FOUND, "has no section 561A"),
+    ("Section 999 CrPC", NOT_FOUND, "has no section 999"),
+    ("Section 482 of the Code of Criminal Procedure", VERIFIED, "exists"),
+])
+def test_a_section_the_act_lacks_may_be_its_older_namesakes(older_checker, text, status, says):
+    verdict = _one(text, older_checker)
+    assert (verdict.status, verdict.act_code) == (status, "CrPC_1973")
+    assert says in verdict.reason
+    result = older_checker.lookup.lookup(text)
+    assert result.status == status and says in (result.reason or "exists")
+    assert (result.older_act is not None) == (status == UNVERIFIABLE)

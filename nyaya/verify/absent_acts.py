@@ -77,13 +77,13 @@ class AbsentAct:
         if len(citing) >= CORROBORATING:
             return CORROBORATED, (
                 f"{held}, but {len(citing)} corpus judgments cite its {section} "
-                f"({_shown(citing)}): the Supreme Court relied on it; corroborated, not checked "
+                f"({shown(citing)}): the Supreme Court relied on it; corroborated, not checked "
                 "against the Act's text, which may since have been amended or repealed.")
         cited = (f"one cites its {section} ({citing[0]})" if citing
                  else f"none cites its {section}")
         return UNVERIFIABLE, (
             f"{held}, but {len(self.judgments)} corpus judgments cite it "
-            f"({_shown(self.judgments)}); {cited}, so it cannot be verified here: check it "
+            f"({shown(self.judgments)}); {cited}, so it cannot be verified here: check it "
             "against the official text before relying on it.")
 
 
@@ -138,6 +138,11 @@ class AbsentActs:
             self.acts[act] = AbsentAct(name, tuple(sorted(judgments.values())), {
                 section: tuple(sorted(cases.values()))
                 for section, cases in cited_sections.items()})
+        #: name key -> (year, Act) of each Act enough judgments cite
+        self._by_key: dict[str, list[tuple[str, AbsentAct]]] = defaultdict(list)
+        for (key, year), act in sorted(self.acts.items()):
+            if act.corroborated:
+                self._by_key[key].append((year, act))
         #: `acronym` of each Act's name -> the Acts it is the initials of ("IDA": the Industrial
         #: Disputes Act, 1947)
         self._initialled: dict[str, list[tuple[str, AbsentAct]]] = defaultdict(list)
@@ -169,6 +174,15 @@ class AbsentActs:
             return None
         return self.acts.get((key, year or self._year_of.get(key, "")))
 
+
+    def of_another_year(self, names: Iterable[str], year: str | None, number: str,
+                        kind: str = SECTION) -> list[AbsentAct]:
+        """The Acts of the same name as a registry Act (`names`: its title and aliases) but
+        not its `year` whose `number` at least CORROBORATING judgments cite: "section 491 of
+        the Code of Criminal Procedure" is the 1898 Code's, which the 1973 Code lacks."""
+        keys = {act_key(name)[0] for name in names}
+        return [act for key in sorted(keys) for enacted, act in self._by_key.get(key, ())
+                if enacted != year and len(act.citing(number, kind)) >= CORROBORATING]
 
     def by_initials(self, written: str) -> list[AbsentAct]:
         """The Acts enough judgments cite whose name's initials `written` is ("ID Act": the
@@ -207,7 +221,7 @@ def provision_key(number: str, kind: str = SECTION) -> str:
     return f"{kind} {normalize_section_number(number)}"
 
 
-def _shown(judgments: tuple[str, ...]) -> str:
+def shown(judgments: tuple[str, ...]) -> str:
     more = len(judgments) - SHOWN
     return ", ".join(judgments[:SHOWN]) + (f" and {more} more" if more > 0 else "")
 

@@ -53,6 +53,7 @@ from functools import lru_cache
 
 from nyaya.citations.statutes import StatuteMention, extract_statute_mentions
 from nyaya.lookup import (
+    YEAR,
     LookupResult,
     ParsedCitation,
     StatuteLookup,
@@ -281,10 +282,18 @@ class StatuteChecker:
             found.reason += name.initials_note(self.lookup.acts[name.held]["title"])
             return found
         result = self.lookup.resolve(ParsedCitation(
-            verdict.text, mention.act_code, mention.section, mention.unit, None, mention.kind))
+            verdict.text, mention.act_code, mention.section, mention.unit, None, mention.kind,
+            dated=bool(mention.act_text and YEAR.search(mention.act_text))))
         if not result.found:
             if result.known_gap:
                 return self._known_gap_verdict(verdict, mention, result, as_of)
+            if result.older_act is not None:
+                verdict.status = UNVERIFIABLE
+                verdict.reason = f"{result.reason}; check it before relying on it."
+                verdict.matched = {"act_title": result.older_act.name, "citing_section": list(
+                    result.older_act.citing(mention.section, mention.kind))}
+                verdict.source = SOURCE_JUDGMENTS
+                return verdict
             verdict.reason = f"{result.reason}: it does not exist there; {REMOVE}."
             return verdict
         verdict.section_number = result.section_number
