@@ -39,10 +39,10 @@ from nyaya.verify.relevance import (
     RELEVANT_PRECISION,
     PairFeatures,
     RelevanceJudge,
-    contradicted,
     doc_key,
     judge_tables,
     judgment_citers,
+    ruled_out,
 )
 from nyaya.verify.trained import PASSAGE, QUESTION, Cuts, RelevanceModel
 
@@ -136,7 +136,7 @@ def feature_pairs(judge: RelevanceJudge, queries: Iterable[JudgedQuery]) -> pd.D
             rows.append({"queryset": query.queryset, "qid": query.qid, "kind": features.kind,
                          "act_code": act, "section_number": section, "origin": origin,
                          "grade": grades.get((act, section), 0),
-                         "kept": features.kept,
+                         "kept": features.kept, "outside_named": features.outside_named,
                          **dict(zip(PairFeatures.NAMES, features.vector(), strict=True))})
     return pd.DataFrame(rows)
 
@@ -268,7 +268,7 @@ def removal_figures(model: RelevanceModel, pairs: pd.DataFrame,
                     kept: Sequence[bool] | None = None) -> dict:
     """On (held-out) pairs, per set: NOT_APPLICABLE precision and recall, relevant documents
     removed per query, the three classes' figures and the share removed of each origin. `rule`
-    marks the pairs removed whatever the model says (the statute judge's `contradicted`),
+    marks the pairs removed whatever the model says (the statute judge's `ruled_out`),
     `kept` those the model may not remove (TANGENTIAL instead: the statute judge's
     `PairFeatures.kept`)."""
     scores = model.probabilities(pairs)
@@ -392,7 +392,7 @@ def _train_one(work: tuple[Settings, str], _log: Callable[[str], None]) -> Relev
     model = fit_model(feature_pairs(judge, training),
                       relevant_precision={QUESTION: RELEVANT_PRECISION})
     pairs = feature_pairs(judge, held_out)
-    model.figures["held_out"] = removal_figures(model, pairs, contradicted,
+    model.figures["held_out"] = removal_figures(model, pairs, ruled_out,
                                                 pairs["kept"])
     return model
 

@@ -221,6 +221,28 @@ def test_other_queries_are_judged_by_the_model(judge, query, act, section, verdi
     assert says in relevance.reason
 
 
+@pytest.mark.parametrize(("query", "act", "section", "ruled"), [
+    # a question that looks named provisions up: a section of another Act does not answer it
+    ("What does BNS section 103 say?", "TPA_1882", "108", True),
+    ("What does BNS section 103 say?", "BSA_2023", "112", True),
+    ("What does BNS section 103 say?", "BNS_2023", "101", False),  # the named one's Act
+    ("IPC 302", "BNS_2023", "101", False),  # the successor's Act
+    ("IPC 302", "IPC_1860", "302", False),  # the old code's own
+    ("IPC 302", "TPA_1882", "108", True),
+    ("Article 21 of the Constitution", "BNS_2023", "103", True),
+    # a question that names a provision but asks something else is judged by the model
+    ("I am charged under BNS section 103, can I get bail?", "BSA_2023", "112", False),
+    (DEPOSIT, "DRCA_1958", "14", False),  # names nothing
+])
+def test_a_lookup_question_removes_sections_of_acts_it_does_not_name(judge, query, act,
+                                                                     section, ruled):
+    relevance = judge.judge(query, act, section)
+    assert judge.features(query, act, section).outside_named == ruled
+    assert ("looks up the provisions it names" in relevance.reason) == ruled
+    if ruled:
+        assert relevance.verdict == NOT_APPLICABLE
+
+
 LEASE_WORDS = parse_legal_terms({"concepts": [
     {"law": "lessor lessee rights and liabilities advance", "asks": ["security deposit"]}]},
     "table")

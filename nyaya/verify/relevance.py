@@ -65,7 +65,7 @@ from nyaya.lookup import provision_label
 from nyaya.retrieval.bm25 import BM25Retriever
 from nyaya.retrieval.case_votes import CaseVotes, section_votes
 from nyaya.retrieval.citing_contexts import case_contexts
-from nyaya.retrieval.legal_terms import LegalTerms, load_legal_terms
+from nyaya.retrieval.legal_terms import PROVISION_TYPES, LegalTerms, load_legal_terms
 from nyaya.retrieval.query_analysis import QueryAnalyzer
 from nyaya.settings import Settings
 from nyaya.statutes.indiacode import normalize_section_number
@@ -166,6 +166,9 @@ class PairFeatures:
     law_words_rank: int | None = None  # its best rank for the law's words of what the question
     # asks in plain words (`nyaya.retrieval.legal_terms`), None when they do not match it
     law_words: str | None = None  # those words
+    #: the question looks a named provision up (typed so) and the section is of none of the
+    #: named provisions' Acts (`outside_the_named`)
+    outside_named: bool = False
 
     NAMES = ("lexical", "log_lexical_rank", "domain_contradicts", "domain_share", "named",
              "vote", "log_vote_rank", "voted", "act_vote", "act_lexical", "query_words")
@@ -216,6 +219,9 @@ class _QueryView:
     act_votes: dict[str, float]  # act -> share of all votes
     words: int
     law_words: tuple[str, ...]  # what the question asks in the law's words, one per concept
+    #: the Acts of the provisions a question typed as a lookup names (an old-code number's and
+    #: its successors', the Constitution for Articles); empty for any other query
+    looked_up: frozenset[str] = frozenset()
 
 
 def domains_related(a: str, b: str) -> bool:
@@ -356,10 +362,14 @@ class RelevanceJudge:
         for hit in hits:
             act_votes[doc_key(hit.doc_id)[0]] += hit.score
         total = sum(act_votes.values()) or 1.0
+        looked_up = frozenset({act for act, _ in named}
+                              | {act for act, _ in analysis.old_code_refs}
+                              | ({self.analyzer.constitution} if analysis.articles else set()))
         return _QueryView(lexical, rank, order, act_lexical, evidence, named, votes,
                           {act: value / total for act, value in act_votes.items()},
                           len(query.split()),
-                          tuple(self.legal_terms.for_question(query, analysis)))
+                          tuple(self.legal_terms.for_question(query, analysis)),
+                          looked_up if analysis.query_type in PROVISION_TYPES else frozenset())
 
     def _law_words_match(self, view: _QueryView, row: int | None
                          ) -> tuple[int | None, str | None]:
@@ -409,7 +419,9 @@ class RelevanceJudge:
             act_vote=round(view.act_votes.get(key[0], 0.0), 4),
             act_lexical=round(float(view.act_lexical.get(key[0], 0.0)), 4),
             query_words=view.words, query_domains=ranked, section_domain=section_domain,
-            related_to=related_to, law_words_rank=law_words_rank, law_words=law_words)
+            related_to=related_to, law_words_rank=law_words_rank, law_words=law_words,
+            outside_named=(kind_of(view.words) == QUESTION and bool(view.looked_up)
+                           and act_code not in view.looked_up))
 
     def judge(self, query: str, act_code: str, section_number: str) -> Relevance:
         """RELEVANT / TANGENTIAL / NOT_APPLICABLE for one cited section, with the reason."""
@@ -451,8 +463,9 @@ class RelevanceJudge:
             return
         features = [self.features(*pair) for pair in pairs]
         rows = pd.DataFrame([parts.vector() for parts in features], columns=PairFeatures.NAMES)
+        rows["outside_named"] = [parts.outside_named for parts in features]
         probabilities = self._trained().probabilities(rows)
-        removed = contradicted(rows, [parts.kind for parts in features])
+        removed = ruled_out(rows, [parts.kind for parts in features])
         for pair, parts, probability, remove in zip(pairs, features, probabilities, removed,
                                                     strict=True):
             self._scores[pair] = (parts, round(float(probability), 4), bool(remove))
@@ -483,6 +496,11 @@ class RelevanceJudge:
         terms = (f"{'named in the query; ' if parts.named else ''}{domain}; lexical match "
                  f"{parts.lexical:g} (rank {parts.lexical_rank:,}); {cases}")
         said = f"P(relevant) {probability:g}"
+        if contradiction and parts.outside_named:
+            return Relevance(NOT_APPLICABLE, f"{cited} exists but does not answer the query: "
+                             f"the query looks up the provisions it names, and {cited} is of "
+                             f"none of their Acts ({said}): remove this citation.",
+                             SOURCE_MODEL, probability)
         if contradiction:
             return Relevance(NOT_APPLICABLE, f"{cited} exists but does not answer the query: "
                              f"{terms} ({said}; a question of an unrelated area that does not "
@@ -526,6 +544,15 @@ class RelevanceJudge:
             return []
         return [self.keys[i] for i in (row - 1, row + 1)
                 if 0 <= i < len(self.keys) and self.keys[i][0] == act_code]
+
+
+def ruled_out(features: pd.DataFrame, kinds: Sequence[str]) -> np.ndarray:
+    """Per row of features (PairFeatures.NAMES and `outside_named`): removed whatever the model
+    says, by either rule beside it: a question of an unrelated area (`contradicted`), or a
+    question that looks named provisions up asked about a section of another Act (judged
+    sections of such questions on nyaya-statutes' training half are all of the named
+    provisions' Acts or their successors'; docs/verification.md)."""
+    return contradicted(features, kinds) | features["outside_named"].to_numpy(dtype=bool)
 
 
 def contradicted(features: pd.DataFrame, kinds: Sequence[str]) -> np.ndarray:
