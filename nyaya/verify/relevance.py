@@ -33,10 +33,12 @@ removal cut of each kind is the highest whose removals are at least MIN_REMOVAL_
 unjudged, on out-of-fold probabilities of the training pairs (the gate removes a NOT_APPLICABLE
 citation, and removing a relevant one misstates the law); a question's relevant cut is the
 lowest above which at least RELEVANT_PRECISION of the pairs are judged RELEVANT (asserting that
-a section answers the question is a claim too), a passage's the best macro F1. One rule
-stands beside the model: a question whose legal areas are all unrelated to the section's, and
-which does not name it, removes it (`contradicted`): the trees, trained mostly on passages,
-weigh that little, and it was never wrong on nyaya-statutes. And two keep what a question's
+a section answers the question is a claim too), a passage's the best macro F1. Two rules
+stand beside the model (`ruled_out`): a question whose legal areas are all unrelated to the
+section's, and which does not name it, removes it (`contradicted`): the trees, trained mostly
+on passages, weigh that little, and it was never wrong on nyaya-statutes; and a question that
+looks named provisions up removes a section of any other Act (`PairFeatures.outside_named`).
+And two keep what a question's
 model verdict would remove (`PairFeatures.kept_because`): a section that the law's words of a
 concept the question asks about in plain words (`nyaya.retrieval.legal_terms`, the search
 default's expansion) rank among their top LAW_WORDS_DEPTH, since the model's lexical features
