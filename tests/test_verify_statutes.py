@@ -899,12 +899,17 @@ INITIALLED_ABSENT = [
     ("J5", "I.D. Act, 1947", "25F"), ("J6", "General Sales Tax Act, 1939", "5")]
 
 
+def _with_absent(registry: list[dict], sections: list[dict],
+                 cited: list[tuple[str, str, str]]) -> StatuteChecker:
+    """A checker whose Acts the corpus lacks are those `cited` (judgment, name, section)."""
+    acts = AbsentActs((judgment, name, provision_key(section))
+                      for judgment, name, section in cited)
+    return StatuteChecker(registry, sections, [], absent_acts=lambda: acts)
+
+
 @pytest.fixture(scope="module")
 def initials_checker() -> StatuteChecker:
-    acts = AbsentActs((judgment, name, provision_key(section))
-                      for judgment, name, section in INITIALLED_ABSENT)
-    return StatuteChecker(INITIALLED_REGISTRY, INITIALLED_SECTIONS, [],
-                          absent_acts=lambda: acts)
+    return _with_absent(INITIALLED_REGISTRY, INITIALLED_SECTIONS, INITIALLED_ABSENT)
 
 
 @pytest.mark.parametrize(("text", "status", "act", "says"), [
@@ -956,9 +961,7 @@ OLDER_ABSENT = [("J1", "Code of Criminal Procedure, 1898", "491"),
 
 @pytest.fixture(scope="module")
 def older_checker() -> StatuteChecker:
-    acts = AbsentActs((judgment, name, provision_key(section))
-                      for judgment, name, section in OLDER_ABSENT)
-    return StatuteChecker(OLDER_REGISTRY, OLDER_SECTIONS, [], absent_acts=lambda: acts)
+    return _with_absent(OLDER_REGISTRY, OLDER_SECTIONS, OLDER_ABSENT)
 
 
 @pytest.mark.parametrize(("text", "status", "says"), [
