@@ -136,7 +136,8 @@ def _mention(i: int, doc: str, text: str, name: str, resolution: str,
     return {"mention_id": f"{doc}@{i}:case", "doc_id": doc, "mention_type": "case",
             "kind": "reporter", "text": text, "citation_key": text, "case_name": name,
             "reporter": next(r for r in ("AIR", "SCR", "SCC") if r in text),
-            "resolution": resolution, "resolved_case_ids": [case] if case else []}
+            "resolution": resolution, "resolved_case_ids": [case] if case else [],
+            "act_code": None, "section": None, "reason": None}  # a case mention's statute part
 
 
 MENTIONS = [
