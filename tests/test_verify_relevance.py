@@ -230,6 +230,8 @@ def test_other_queries_are_judged_by_the_model(judge, query, act, section, verdi
     ("IPC 302", "IPC_1860", "302", False),  # the old code's own
     ("IPC 302", "TPA_1882", "108", True),
     ("Article 21 of the Constitution", "BNS_2023", "103", True),
+    # typed a criminal question, but every word beside the citation is the section's own
+    ("Is death a punishment for murder under section 103 BNS?", "TPA_1882", "108", True),
     # a question that names a provision but asks something else is judged by the model
     ("I am charged under BNS section 103, can I get bail?", "BSA_2023", "112", False),
     (DEPOSIT, "DRCA_1958", "14", False),  # names nothing

@@ -68,7 +68,8 @@ from nyaya.retrieval.bm25 import BM25Retriever
 from nyaya.retrieval.case_votes import CaseVotes, section_votes
 from nyaya.retrieval.citing_contexts import case_contexts
 from nyaya.retrieval.legal_terms import PROVISION_TYPES, LegalTerms, load_legal_terms
-from nyaya.retrieval.query_analysis import QueryAnalyzer
+from nyaya.retrieval.query_analysis import QueryAnalysis, QueryAnalyzer
+from nyaya.retrieval.tokenize import tokenize
 from nyaya.settings import Settings
 from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.registry import alias_index_from_rows
@@ -105,6 +106,11 @@ RELEVANT_PRECISION = 0.8  # a question's relevant cut: out of fold, at least thi
 NEGATIVE_DEPTH = 10  # top BM25 and top voted sections per training query, negatives if unjudged
 VOTE_DEPTH = 200  # voted sections a query's features look at (the rest count as not voted)
 LAW_WORDS_DEPTH = 10  # a section a concept's law words rank this high the model never removes
+#: how a lookup is asked, beside the provision's own words ("what is the BNSS section now
+#: corresponding to ...")
+LOOKUP_WORDS = frozenset(tokenize("section sections article articles act code new old law under "
+                                  "which what is the equivalent corresponding now replaced "
+                                  "replace in of"))
 SCORES_KEPT = 65_536  # scored pairs a judge remembers (oldest dropped first)
 VOTE_TABLES = ("judgments", "citation_mentions", "citation_graph_nodes",
                "citation_graph_edges")  # read when needed
@@ -168,8 +174,8 @@ class PairFeatures:
     law_words_rank: int | None = None  # its best rank for the law's words of what the question
     # asks in plain words (`nyaya.retrieval.legal_terms`), None when they do not match it
     law_words: str | None = None  # those words
-    #: the question looks a named provision up (typed so) and the section is of none of the
-    #: named provisions' Acts (`outside_the_named`)
+    #: the question looks named provisions up (`RelevanceJudge._looked_up`) and the section is
+    #: of none of their Acts
     outside_named: bool = False
 
     NAMES = ("lexical", "log_lexical_rank", "domain_contradicts", "domain_share", "named",
@@ -221,8 +227,8 @@ class _QueryView:
     act_votes: dict[str, float]  # act -> share of all votes
     words: int
     law_words: tuple[str, ...]  # what the question asks in the law's words, one per concept
-    #: the Acts of the provisions a question typed as a lookup names (an old-code number's and
-    #: its successors', the Constitution for Articles); empty for any other query
+    #: the Acts of the provisions a question looks up (`RelevanceJudge._looked_up`); empty for
+    #: any other query
     looked_up: frozenset[str] = frozenset()
 
 
@@ -267,6 +273,11 @@ class RelevanceJudge:
         self.analyzer = QueryAnalyzer(alias_index_from_rows(registry), transitions, [])
         self.tagger = DomainTagger({str(row["act_code"]): row.get("legal_domain")
                                     for row in registry})
+        #: the words naming each Act (title, code, aliases), which a lookup adds to its words
+        self._act_words = {str(row["act_code"]): frozenset(tokenize(" ".join([
+            str(row["title"]), str(row["act_code"]).split("_")[0],
+            *(() if row.get("aliases") is None else map(str, row["aliases"]))])))
+            for row in registry}
         self.labeled: dict[str, _Labeled] = {}
         for queryset in labeled:
             for qid, query in zip(queryset.queries["qid"], queryset.queries["query"],
@@ -364,14 +375,34 @@ class RelevanceJudge:
         for hit in hits:
             act_votes[doc_key(hit.doc_id)[0]] += hit.score
         total = sum(act_votes.values()) or 1.0
-        looked_up = frozenset({act for act, _ in named}
-                              | {act for act, _ in analysis.old_code_refs}
-                              | ({self.analyzer.constitution} if analysis.articles else set()))
+        looked_up = self._looked_up(query, analysis)
         return _QueryView(lexical, rank, order, act_lexical, evidence, named, votes,
                           {act: value / total for act, value in act_votes.items()},
                           len(query.split()),
                           tuple(self.legal_terms.for_question(query, analysis)),
-                          looked_up if analysis.query_type in PROVISION_TYPES else frozenset())
+                          looked_up)
+
+    def _looked_up(self, query: str, analysis: QueryAnalysis) -> frozenset[str]:
+        """The Acts of the provisions a question looks up (an old-code number's and its
+        successors', the Constitution for Articles); empty when it asks anything else. A
+        question looks provisions up when the analysis types it so, or when every word it has
+        beside the citation is in the named provisions' own titles and texts ("Article 14
+        equality before law"); "I am charged under BNS section 103, can I get bail?" is not."""
+        provisions = ({(ref.act_code, normalize_section_number(ref.section))
+                       for ref in analysis.sections}
+                      | {(act, normalize_section_number(number))
+                         for act, number in analysis.old_code_refs}
+                      | {(self.analyzer.constitution, normalize_section_number(number))
+                         for number in analysis.articles})
+        acts = frozenset(act for act, _ in provisions)
+        if not provisions or analysis.query_type in PROVISION_TYPES:
+            return acts
+        own = set(tokenize(" ".join(self._texts[self.row_of[key]] for key in provisions
+                                    if key in self.row_of)))
+        beside = LOOKUP_WORDS.union(*(self._act_words.get(act, ()) for act in acts))
+        asked = [word for word in tokenize(query)
+                 if word not in beside and not any(ch.isdigit() for ch in word)]
+        return acts if all(word in own for word in asked) else frozenset()
 
     def _law_words_match(self, view: _QueryView, row: int | None
                          ) -> tuple[int | None, str | None]:
