@@ -107,9 +107,9 @@ class UnreadName:
         """Why a citation of what may be initials is UNVERIFIABLE, never NOT_FOUND: initials
         of real Acts are no invention, but which Act they mean is a guess."""
         titles = ["the " + LEAD_THE.sub("", title) for title in self.initials_of[:SHOWN_ACTS]]
-        more = len(self.initials_of) - len(titles)
-        named = (", ".join(titles[:-1]) + f"{' and ' if more <= 0 else ', '}{titles[-1]}"
-                 + (f" and {more} more" if more > 0 else "") if len(titles) > 1 else titles[0])
+        if len(self.initials_of) > SHOWN_ACTS:
+            titles.append(f"{len(self.initials_of) - SHOWN_ACTS} more")
+        named = " and ".join([", ".join(titles[:-1]), titles[-1]] if len(titles) > 1 else titles)
         return (f"'{self.written}' is no name the registry holds; as initials it may be "
                 f"{named}: name the Act in full to verify this citation")
 
@@ -404,7 +404,6 @@ class StatuteLookup:
         result.successors = list(self.successors.get(key, []))
         result.predecessors = list(self.predecessors.get(key, []))
         return result
-
 
     def _of_another_year(self, result: LookupResult, cited: ParsedCitation) -> LookupResult:
         """A provision the registry Act lacks, cited without the Act's year: UNVERIFIABLE when

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from importlib import resources
@@ -192,8 +193,7 @@ class AliasIndex:
         """The one Act whose title or alias `written` differs from only in "the", "of" and
         "and" (its year, when written, the Act's); None when none or several."""
         key, year = loose_name(written)
-        codes = {code for code, enacted in self.loose.get(key, ())
-                 if year is None or enacted is None or year == enacted}
+        codes = _of_year(self.loose.get(key, ()), year)
         return next(iter(codes)) if len(codes) == 1 else None
 
     def by_initials(self, written: str) -> list[str]:
@@ -204,8 +204,7 @@ class AliasIndex:
         if read is None:
             return []
         key, year = read
-        return sorted({code for code, enacted in self.initialled.get(key, ())
-                       if year is None or enacted is None or year == enacted})
+        return sorted(_of_year(self.initialled.get(key, ()), year))
 
     def resolve(self, text: str) -> str | None:
         return self.by_alias.get(normalize_alias(text))
@@ -218,6 +217,12 @@ class AliasIndex:
             if alias in key and (best is None or len(alias) > len(best[1])):
                 best = (code, alias)
         return best
+
+
+def _of_year(named: Iterable[tuple[str, str | None]], year: str | None) -> set[str]:
+    """The act codes of (act_code, year enacted) pairs that a name written with `year` (or
+    none) may mean: an Act of unknown year may be any."""
+    return {code for code, enacted in named if year is None or enacted is None or year == enacted}
 
 
 def alias_index_from_rows(rows: list[dict]) -> AliasIndex:

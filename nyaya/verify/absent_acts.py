@@ -143,16 +143,13 @@ class AbsentActs:
             self.acts[act] = AbsentAct(name, tuple(sorted(judgments.values())), {
                 section: tuple(sorted(cases.values()))
                 for section, cases in cited_sections.items()})
-        #: name key -> (year, Act) of each Act enough judgments cite
+        # (year, Act) of each Act enough judgments cite, by its name's key and by the
+        # `acronym` of its name ("IDA": the Industrial Disputes Act, 1947)
         self._by_key: dict[str, list[tuple[str, AbsentAct]]] = defaultdict(list)
+        self._initialled: dict[str, list[tuple[str, AbsentAct]]] = defaultdict(list)
         for (key, year), act in sorted(self.acts.items()):
             if act.corroborated:
                 self._by_key[key].append((year, act))
-        #: `acronym` of each Act's name -> the Acts it is the initials of ("IDA": the Industrial
-        #: Disputes Act, 1947)
-        self._initialled: dict[str, list[tuple[str, AbsentAct]]] = defaultdict(list)
-        for (_, year), act in sorted(self.acts.items()):
-            if act.corroborated:
                 self._initialled[acronym(act.name)].append((year, act))
 
     @classmethod
@@ -180,7 +177,6 @@ class AbsentActs:
         if year is None and not _specific(written):
             return None
         return self.acts.get((key, year or self._year_of.get(key, "")))
-
 
     def of_another_year(self, names: Iterable[str], year: str | None, number: str,
                         kind: str = SECTION) -> list[AbsentAct]:
