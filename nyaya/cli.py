@@ -42,7 +42,8 @@ def _lookup(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as err:
         print(f"nyaya lookup: {err}", file=sys.stderr)
         return 2
-    results = [lookup.lookup(citation) for citation in citations_of(args.citation)]
+    results = [found for citation in citations_of(args.citation)
+               for found in lookup.lookup_all(citation)]
     if args.json:
         found = [result.to_dict() for result in results]
         print(json.dumps(found[0] if len(found) == 1 else found, ensure_ascii=False, indent=2))

@@ -16,10 +16,24 @@ from pathlib import Path
 
 import pandas as pd
 
-from nyaya.citations.statutes import ARTICLE, ORDER_RULE, SECTION, code_year, roman_value
+from nyaya.citations.statutes import (
+    ARTICLE,
+    ORDER_RULE,
+    SECTION,
+    code_year,
+    extract_statute_mentions,
+    roman_value,
+)
 from nyaya.statutes.indiacode import normalize_section_number
-from nyaya.statutes.omissions import STRUCK_DOWN, Omission, omission
-from nyaya.statutes.registry import AliasIndex, absent_schedules, known_gaps, normalize_alias
+from nyaya.statutes.omissions import FOOTNOTE, STRUCK_DOWN, Omission, omission
+from nyaya.statutes.registry import (
+    AliasIndex,
+    absent_schedules,
+    dropped_provisions,
+    known_gaps,
+    normalize_alias,
+)
+from nyaya.statutes.structure import split_units
 from nyaya.statutes.structured import to_roman
 from nyaya.tables import read_table
 from nyaya.verify.absent_acts import AbsentAct, AbsentActs, provision_key, shown
@@ -54,7 +68,9 @@ def _text(value: object) -> str | None:
     """A table cell as text: None for a missing one (pandas gives NaN, not None)."""
     return value if isinstance(value, str) and value.strip() else None
 
-ARTICLE_CITED = re.compile(r"\b(?:article|art\.?)\s*(?P<number>\d+[A-Za-z]{0,2})", re.IGNORECASE)
+UNIT_WRITTEN = r"(?P<unit>(?:\s?\([0-9A-Za-z]{1,6}\))*)"  # "(1)(ia)", "(2) (b)"
+ARTICLE_CITED = re.compile(r"\b(?:article|art\.?)\s*(?P<number>\d+[A-Za-z]{0,2})" + UNIT_WRITTEN,
+                           re.IGNORECASE)
 SECTION_WORD = re.compile(
     r"(?:\bsections?\b\.?|\bsecs?\b\.?|(?<![\w.])s\.|(?<![\w.])ss\.|\bu/s\.?)\s*(?P<number>\d+(?:-[A-Z]{1,4}\b|[A-Za-z]{0,4}))"
     r"(?P<unit>(?:\s?\([0-9A-Za-z]{1,6}\))*)",
@@ -86,8 +102,15 @@ class ParsedCitation:
     dated: bool = False  # whether the Act was written with a year
 
 
-SHOWN_ACTS = 4  # Acts named when initials may be several
+SHOWN_ACTS = 4  # Acts named when initials may be several, or a number cited alone
+NO_ACT_NAMED = "no Act named"
+#: named first among the Acts that hold a number cited without its Act
+CODES_FIRST = ("BNS_2023", "BNSS_2023", "BSA_2023", "IPC_1860", "CrPC_1973", "IEA_1872", "COI")
 LEAD_THE = re.compile(r"^the\s+", re.IGNORECASE)
+#: the first unit of a cited provision when it is a numbered sub-section: "7" of "(7)(a)"
+LEAD_UNIT = re.compile(r"^\((?P<number>\d+[A-Za-z]{0,2})\)")
+#: a numbered sub-section where one opens: a line's start, or after the heading's dash
+SUB_SECTION_OPENS = re.compile(r"(?:^|\n|--|[—―–]|\.)[ \t]*\((\d+[A-Za-z]{0,2})\)[ \t\n]")
 NAME_LEAD = re.compile(r"^\s*(?:(?:of|under|in|to|by)\s+)?(?:the\s+)?", re.IGNORECASE)
 
 
@@ -150,6 +173,9 @@ class LookupResult:
     #: why the corpus lacks a section that exists in law (nyaya/facts/known_gaps.yaml, or the
     #: ingest quarantine's heading without text): not found here, but not invented either
     known_gap: str | None = None
+    #: why the sub-section cited is not in the section held (`StatuteLookup.unit_unheld`): the
+    #: section is, so the citation is UNVERIFIABLE, neither VERIFIED nor called invented
+    unit_unheld: str | None = None
     successors: list[dict] = field(default_factory=list)
     predecessors: list[dict] = field(default_factory=list)
     numbered_as: str = SECTION  # ParsedCitation.kind
@@ -157,7 +183,7 @@ class LookupResult:
     @property
     def found(self) -> bool:
         """Whether the sections table holds it, in force or not."""
-        return self.status in (VERIFIED, NOT_IN_FORCE)
+        return self.status in (VERIFIED, NOT_IN_FORCE) and self.known_gap is None
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -178,7 +204,8 @@ def parse_citation(text: str, aliases: AliasIndex) -> ParsedCitation:
     if article:
         rest = (raw[: article.start()] + " " + raw[article.end():]).strip()
         act = _act_in(rest, aliases) if rest else aliases.resolve("Constitution")
-        return ParsedCitation(raw, act, article["number"].upper(), None,
+        unit = re.sub(r"\s", "", article["unit"] or "") or None
+        return ParsedCitation(raw, act, article["number"].upper(), unit,
                               None if act else f"Act not recognised in {rest!r}", ARTICLE,
                               act_written=None if act else rest, dated=bool(YEAR.search(rest)))
     if PREAMBLE.search(raw):
@@ -189,7 +216,7 @@ def parse_citation(text: str, aliases: AliasIndex) -> ParsedCitation:
     rest = (raw[: match.start()] + " " + raw[match.end():]).strip()
     act = _act_in(rest, aliases)
     unit = re.sub(r"\s", "", match["unit"] or "") or None
-    problem = None if act else (f"Act not recognised in {rest!r}" if rest else "no Act named")
+    problem = None if act else (f"Act not recognised in {rest!r}" if rest else NO_ACT_NAMED)
     return ParsedCitation(raw, act, match["number"].upper(), unit, problem,
                           act_written=rest if not act and rest else None,
                           dated=bool(YEAR.search(rest)))
@@ -290,6 +317,7 @@ class StatuteLookup:
         self.successors: dict[tuple[str, str], list[dict]] = defaultdict(list)
         self.predecessors: dict[tuple[str, str], list[dict]] = defaultdict(list)
         self._previews: dict[tuple[str, str], str] = {}
+        self._units: dict[tuple[str, str], frozenset[str]] = {}
         for row in transitions:
             # Rows may come from a DataFrame, where a missing side is NaN rather than None.
             if not isinstance(row.get("old_section"), str) or not isinstance(
@@ -346,8 +374,48 @@ class StatuteLookup:
         titles = sorted(self.acts[code]["title"] for code in codes)
         return UnreadName(written, initials_of=(*titles, *(act.name for act in absents)))
 
+    @cached_property
+    def holders(self) -> dict[str, list[str]]:
+        """normalized section number -> the Acts the sections table holds it in, the codes
+        first."""
+        held: dict[str, list[str]] = defaultdict(list)
+        for act, number in self.sections:
+            held[number].append(act)
+        first = {code: i for i, code in enumerate(CODES_FIRST)}
+        return {number: sorted(acts, key=lambda act: (first.get(act, len(first)), act))
+                for number, acts in held.items()}
+
+    def unnamed(self, number: str) -> str:
+        """Why a section cited with no Act is UNVERIFIABLE, never NOT_FOUND: the number is no
+        invention, its Act is missing; the Acts that hold it are named, to choose from."""
+        acts = self.holders.get(normalize_section_number(number), [])
+        why = f"the Act of section {number} is not named, so it cannot be verified: name it"
+        if not acts:
+            return f"{why} (no Act the corpus holds has a section {number})"
+        key = normalize_section_number(number)
+        shown = [f"{provision_label(act, number)} ({self.sections[(act, key)]['title']})"
+                 for act in acts[:SHOWN_ACTS]]
+        more = f" and {len(acts) - SHOWN_ACTS} more" if len(acts) > SHOWN_ACTS else ""
+        return (f"{why} (the corpus holds a section {number} in {len(acts)} Acts: "
+                f"{', '.join(shown)}{more})")
+
     def lookup(self, text: str) -> LookupResult:
         return self.resolve(parse_citation(text, self.aliases))
+
+    def lookup_all(self, text: str) -> list[LookupResult]:
+        """Every provision a lookup's text names: one, or each of a list that is no single
+        citation ("Sections 302 and 34 IPC", "Articles 14 and 21"), read by the extractor
+        that verification reads answers with."""
+        cited = parse_citation(text, self.aliases)
+        if cited.problem and cited.section_number:
+            listed = [m for m in extract_statute_mentions(text, self.aliases) if m.section]
+            if len(listed) > 1:
+                return [self.resolve(ParsedCitation(
+                    text, m.act_code, m.section, m.unit,
+                    None if m.act_code else m.problem or "no Act named", m.kind,
+                    act_written=None if m.act_code else m.act_text,
+                    dated=bool(m.act_text and YEAR.search(m.act_text)))) for m in listed]
+        return [self.resolve(cited)]
 
     def resolve(self, cited: ParsedCitation) -> LookupResult:
         result = LookupResult(NOT_FOUND, cited.raw, cited.act_code, cited.section_number,
@@ -367,6 +435,8 @@ class StatuteLookup:
                 result.act_title = name.absent.name
             elif name.initials_of and cited.section_number:
                 result.status, result.reason = UNVERIFIABLE, name.unsure()
+            elif cited.problem == NO_ACT_NAMED and cited.section_number:
+                result.status, result.reason = UNVERIFIABLE, self.unnamed(cited.section_number)
             return result
         act = self.acts.get(cited.act_code, {})
         result.act_title = act.get("title")
@@ -377,6 +447,13 @@ class StatuteLookup:
         if row is None:
             result.reason = (f"{cited.act_code} has no section {cited.section_number} "
                              "in the sections table")
+            dropped = dropped_provisions().get(key)
+            if dropped:
+                result.omission = omission(dropped[0], dropped[1], None)
+                result.status, result.known_gap = NOT_IN_FORCE, "its source prints no entry for it"
+                result.reason = (f"{provision_label(cited.act_code, cited.section_number)} is not "
+                                 f"in the sections table: it was {result.omission.describe()}")
+                return result
             gap = self.gaps.get(key)
             if gap:
                 result.reason += f" (it exists in law but the corpus lacks it: {gap})"
@@ -403,7 +480,52 @@ class StatuteLookup:
         result.text_preview = self._preview(key, row)
         result.successors = list(self.successors.get(key, []))
         result.predecessors = list(self.predecessors.get(key, []))
+        if result.status == VERIFIED and cited.unit:
+            result.unit_unheld = self.unit_unheld(key, row, cited.unit)
+            if result.unit_unheld:
+                result.status, result.reason = UNVERIFIABLE, result.unit_unheld
         return result
+
+    def unit_unheld(self, key: tuple[str, str], row: dict, unit: str) -> str | None:
+        """Why a cited sub-section is not in the section's text, when that text numbers its
+        sub-sections and the one cited comes after the last of them ("Section 103(7) BNS": 103
+        has (1) and (2)); None when it is there, or when the text cannot tell (no numbered
+        sub-sections read, or a number inside the range the parser may have missed). Not
+        NOT_FOUND: an earlier text of the Act may have had it (Article 123(4), 1975-1979)."""
+        lead = LEAD_UNIT.match(unit)
+        if lead is None:
+            return None
+        cited = lead["number"].upper()
+        numbered = self._numbered_units(key, row)
+        if not numbered or cited in numbered or f"({cited})" in row["text"].upper():
+            return None
+        last = max(numbered, key=_unit_order)
+        if _unit_order(cited) <= _unit_order(last):
+            return None
+        label = provision_label(key[0], row["section_number"])
+        dropped = next((note for note in FOOTNOTE.split(row.get("footnotes") or "")
+                        if re.search(rf"sub-sections?\s+(?:\([0-9A-Z]+\)[, and]*)*"
+                                     rf"\({re.escape(cited)}\)", note, re.IGNORECASE)), None)
+        noted = f"; India Code notes: '{' '.join(dropped.split())}'" if dropped else ""
+        return (f"{label} is held, but its text numbers sub-sections (1) to ({last}): it has no "
+                f"sub-section ({cited}){noted}. It may be of an earlier text of the Act, or not "
+                "exist")
+
+    def _numbered_units(self, key: tuple[str, str], row: dict) -> frozenset[str]:
+        """The section's numbered sub-sections as its text prints them ("1", "1A", "2"),
+        read once per section; none unless they start at (1)."""
+        found = self._units.get(key)
+        if found is None:
+            text = row["text"] or ""
+            parsed = {unit["unit_key"][len(row["section_number"]) + 1:-1].upper()
+                      for unit in split_units(key[0], row["section_number"], text)
+                      if unit["unit_kind"] == "sub_section"
+                      and unit["parent_key"] == row["section_number"]}
+            # the unit parser misses a "(1)" printed after the heading ("... -- (1) Notwith")
+            opened = {number.upper() for number in SUB_SECTION_OPENS.findall(text)}
+            numbered = parsed | opened
+            found = self._units[key] = frozenset(numbered if "1" in numbered else ())
+        return found
 
     def _of_another_year(self, result: LookupResult, cited: ParsedCitation) -> LookupResult:
         """A provision the registry Act lacks, cited without the Act's year: UNVERIFIABLE when
@@ -451,6 +573,12 @@ class StatuteLookup:
         result.reason = f"{label} is not in the sections table ({result.known_gap})"
         return result
 
+def _unit_order(number: str) -> tuple[int, str]:
+    """A sub-section number's place: (2) < (2A) < (3)."""
+    digits = re.match(r"\d+", number)
+    return (int(digits.group()), number[digits.end():]) if digits else (0, number)
+
+
 def _merge_link(links: list[dict], act_code: str, section: str, row: dict) -> None:
     """One link per target section; the source tables and sub-section targets are merged."""
     for link in links:
@@ -480,14 +608,18 @@ def render_block(result: LookupResult) -> str:
             f"CITATION {'CORROBORATED' if result.status == CORROBORATED else 'NOT VERIFIABLE HERE'}"
             f": {cited}", f"Status: {result.status} — {result.reason}",
             "Check it against the official text of the Act before relying on it."])
-    if result.status == UNVERIFIABLE:
+    if result.status == UNVERIFIABLE and not result.unit_unheld:
+        why = (f"it exists in law, but the corpus lacks its text ({result.known_gap})"
+               if result.known_gap else result.reason)
         return "\n".join([
-            f"CITATION NOT VERIFIABLE HERE: {cited}",
-            f"Status: UNVERIFIABLE — it exists in law, but the corpus lacks its text "
-            f"({result.known_gap}).",
+            f"CITATION NOT VERIFIABLE HERE: {cited}", f"Status: UNVERIFIABLE — {why}.",
             "Check it against the official text before relying on it.",
             *_successor_lines(result)])
-    if not result.found:
+    if result.status == NOT_IN_FORCE and result.known_gap:
+        return "\n".join([f"CITATION NOT IN FORCE: {cited}",
+                          f"Status: NOT_IN_FORCE — {result.reason}; {result.known_gap}.",
+                          "Do not cite it as today's law."])
+    if not result.found and not result.unit_unheld:
         return (f"CITATION NOT VERIFIED: {cited}\n"
                 f"Status: NOT_FOUND — {result.reason}.\n"
                 "Do not cite it as written: check the Act and the section number against the "
@@ -499,6 +631,10 @@ def render_block(result: LookupResult) -> str:
                   "Do not cite it as today's law"
                   + ("; for conduct before that date, `nyaya verify --as-of` judges it."
                      if dated else ".")]
+    elif result.unit_unheld:
+        header = [f"CITATION NOT VERIFIABLE HERE: {cited}",
+                  f"Status: UNVERIFIABLE — {result.unit_unheld}.",
+                  "Check it against the official text before relying on it; the section held:"]
     else:
         header = [f"CITATION VERIFIED: {cited}",
                   "Status: VERIFIED (source: canonical sections table)"]

@@ -88,11 +88,12 @@ class Service:
                 "loaded_in_s": round(self.loaded_seconds, 1),
                 "data_dir": str(self.searcher.settings.data_dir)}
 
-    def lookup(self, body: dict) -> dict:
+    def lookup(self, body: dict) -> dict | list[dict]:
         citation = _field(body, "citation", str, required=True)
         if not citation.strip():
             raise RequestError(HTTPStatus.BAD_REQUEST, "field 'citation' is empty")
-        return self.lookup_index.lookup(citation).to_dict()
+        found = [result.to_dict() for result in self.lookup_index.lookup_all(citation)]
+        return found[0] if len(found) == 1 else found  # a list's provisions, as --json
 
     def verify(self, body: dict) -> dict:
         text = _field(body, "text", str, required=True)

@@ -349,6 +349,12 @@ def test_rrf_offline_and_inside_qdrant_agree_on_real_queries(main_run):
     (["Section 3 of the MTP Act"], 0, "VERIFIED", {"act_code": "MTPA_1971",
                                                    "section_number": "3"}),
     (["Section 7 of the IBC"], 0, "VERIFIED", {"act_code": "IBC_2016", "section_number": "7"}),
+    # an Article's clause without "of the Constitution"; one the Constitution dropped; a
+    # sub-section after the last one the section's text numbers
+    (["Article 19(1)(g)"], 0, "VERIFIED", {"act_code": "COI", "section_number": "19",
+                                           "unit": "(1)(g)"}),
+    (["Article 291"], 1, "NOT_IN_FORCE", {"act_code": "COI", "section_number": "291"}),
+    (["Section 103(7) BNS"], 1, "UNVERIFIABLE", {"act_code": "BNS_2023", "unit": "(7)"}),
     # an Act the corpus lacks, its section cited by many of the judgments (absent_acts)
     (["Section 25F of the Industrial Disputes Act"], 1, "CORROBORATED",
      {"act_code": None, "act_title": "Industrial Disputes Act, 1947"}),

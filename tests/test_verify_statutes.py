@@ -666,6 +666,106 @@ def test_a_section_the_corpus_lacks_is_unverifiable_not_invented(as_of, status, 
     assert report.overall == UNVERIFIED  # nothing verified survives
 
 
+@pytest.mark.parametrize(("text", "found"), [
+    ("Sections 302 and 103 IPC", [("IPC_1860", "302", VERIFIED), ("IPC_1860", "103", VERIFIED)]),
+    ("Section 302 IPC", [("IPC_1860", "302", VERIFIED)]),
+    ("Section 302 of the Imaginary Code", [(None, "302", NOT_FOUND)]),
+])
+def test_a_lookup_of_a_list_answers_each_provision(text, found):
+    """`nyaya lookup "Sections 302 and 103 IPC"` looks both up, not "Act not recognised in
+    'and 103 IPC'"."""
+    checker = StatuteChecker(REGISTRY, SECTIONS, TRANSITIONS)
+    results = checker.lookup.lookup_all(text)
+    assert [(r.act_code, r.section_number, r.status) for r in results] == found
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("The accused was convicted under Section 302.",
+     "the corpus holds a section 302 in 2 Acts: BNS_2023 s.302 (Uttering words"),
+    ("The accused was convicted under Section 302 of the Act.", "IPC_1860 s.302 (Punishment"),
+    ("The accused was convicted under Section 999.",
+     "no Act the corpus holds has a section 999"),
+])
+def test_a_section_cited_without_its_act_is_unverifiable_naming_the_acts_that_hold_it(text,
+                                                                                      says):
+    """A number with no Act (nor one "the Act" refers back to) is no invention: UNVERIFIABLE,
+    to be named, never NOT_FOUND; an Act named that is none known stays NOT_FOUND."""
+    checker = StatuteChecker(REGISTRY, SECTIONS, TRANSITIONS)
+    verdict = _one(text, checker)
+    assert verdict.status == "UNVERIFIABLE" and says in verdict.reason, verdict.reason
+    assert "the Act of section" in verdict.reason
+    cited = text.removeprefix("The accused was convicted under ").rstrip(".")
+    result = checker.lookup.lookup(cited.removesuffix(" of the Act"))
+    assert result.status == "UNVERIFIABLE" and says.split(" (")[0] in result.reason
+    assert render_block(result).startswith("CITATION NOT VERIFIABLE HERE: ? s.")
+
+
+NUMBERED = [
+    {**_section("BNS_2023", "64", "Punishment for rape",
+                "(1) Whoever commits rape shall be punished with rigorous imprisonment.\n"
+                "(2) Whoever, being a police officer, commits rape shall be punished.\n"
+                " (3) Whoever commits rape on a woman under sixteen shall be punished."),
+     "footnotes": "1. Sub-section (5) omitted by Act 1 of 2024, s. 2 (w.e.f. 1-1-2025)."},
+    # the parser reads no sub-section after a heading's dash; the text still numbers them
+    _section("BNS_2023", "65", "Punishment for rape in certain cases",
+             "Rape of a child. -- (1) Whoever commits rape on a woman under sixteen.\n"
+             "(2) Whoever commits rape on a woman under twelve."),
+]
+
+
+@pytest.mark.parametrize(("citation", "status", "says"), [
+    ("Section 64(2) BNS", VERIFIED, "exists"),
+    ("Section 64(3) BNS", VERIFIED, "exists"),  # printed, though the unit parser misses it
+    ("Section 64(3)(a) BNS", VERIFIED, "exists"),
+    ("Section 64(7) BNS", "UNVERIFIABLE",
+     "its text numbers sub-sections (1) to (3): it has no sub-section (7)"),
+    ("Section 64(5) BNS", "UNVERIFIABLE", "India Code notes: 'Sub-section (5) omitted by"),
+    ("Section 65(4) BNS", "UNVERIFIABLE", "numbers sub-sections (1) to (2)"),
+    # a text that numbers no sub-sections cannot tell: a source may have stripped them
+    ("Section 103(9) BNS", VERIFIED, "exists"),
+])
+def test_a_sub_section_after_the_last_the_text_numbers_is_not_verified(citation, status,
+                                                                        says):
+    """"Section 64(7) BNS" names a section that exists and a sub-section its text does not
+    have: UNVERIFIABLE, with the numbering held, so neither VERIFIED nor called invented (an
+    earlier text of the Act may have had it)."""
+    checker = StatuteChecker(REGISTRY, SECTIONS + NUMBERED, TRANSITIONS)
+    result = checker.lookup.lookup(citation)
+    assert result.status == status, result.reason
+    verdict = _one(f"He was convicted under {citation}.", checker)
+    assert verdict.status == status and says in verdict.reason, verdict.reason
+    if status != VERIFIED:
+        block = render_block(result)
+        assert block.startswith("CITATION NOT VERIFIABLE HERE: ") and says in block, block
+        assert "Section: 64 — Punishment for rape" in block or "Section: 65" in block
+
+
+@pytest.mark.parametrize(("citation", "as_of", "status", "says"), [
+    ("Article 291", None, "NOT_IN_FORCE", "omitted from 1971-12-28 (Omitted by the "
+     "Constitution (Twenty-sixth Amendment) Act, 1971"),
+    ("Article 291", date(1965, 1, 1), "UNVERIFIABLE", "was law on 1965-01-01"),
+    ("Article 385", date(1965, 1, 1), "NOT_IN_FORCE", "so it was not law on 1965-01-01"),
+    ("Article 35A", date(2019, 8, 5), "NOT_IN_FORCE", "omitted from 2019-08-05"),
+    # no date in the note: it cannot be law on any date
+    ("Article 272", date(1990, 1, 1), "NOT_IN_FORCE", "cannot be verified for any date"),
+])
+def test_an_article_dropped_before_the_text_was_printed_is_not_in_force_not_invented(
+        citation, as_of, status, says):
+    """The Constitution's source has no entry for the Articles amendments omitted (privy
+    purses, Article 291): they were law, so they are NOT_IN_FORCE with the amendment that
+    dropped them (nyaya/facts/known_gaps.yaml), never NOT_FOUND, and UNVERIFIABLE for conduct
+    before that date."""
+    constitution = [_act("COI", "The Constitution of India", 1950, aliases=["Constitution"],
+                         era="constitution", applicable_from="1950-01-26")]
+    checker = StatuteChecker(REGISTRY + constitution, SECTIONS, TRANSITIONS)
+    result = checker.lookup.lookup(citation)
+    assert result.status == "NOT_IN_FORCE" and not result.found
+    block = render_block(result)
+    assert block.startswith(f"CITATION NOT IN FORCE: COI Art.{citation.split()[1]}"), block
+    verdict = _one(f"The State relied on {citation} of the Constitution.", checker, as_of=as_of)
+    assert verdict.status == status and says in verdict.reason, verdict.reason
+
+
 SCHEDULE_ACTS = [
     _act("CPC_1908", "The Code of Civil Procedure, 1908", 1908,
          aliases=["CPC", "Code of Civil Procedure"], era="pre_constitution",

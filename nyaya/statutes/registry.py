@@ -66,6 +66,21 @@ def known_gaps() -> dict[tuple[str, str], str]:
             for row in rows}
 
 
+@cache
+def dropped_provisions() -> dict[tuple[str, str], tuple[str, str]]:
+    """(act_code, normalized provision) -> (omitted or repealed, the note that dropped it), for
+    provisions the corpus's source prints no entry for (nyaya/facts/known_gaps.yaml)."""
+    dropped = {}
+    for row in _facts_file("known_gaps.yaml")["provisions_dropped_before_the_text"]:
+        for written in row["provisions"]:
+            first, _, last = str(written).partition("-")
+            numbers = map(str, range(int(first), int(last) + 1)) if last else [first]
+            for number in numbers:
+                dropped[(row["act_code"], normalize_section_number(number))] = (
+                    row["kind"], row["note"])
+    return dropped
+
+
 @dataclass(frozen=True)
 class AbsentSchedule:
     """A schedule the corpus lacks, its provisions cited by their own numbering."""

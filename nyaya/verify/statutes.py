@@ -51,7 +51,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from functools import lru_cache
 
-from nyaya.citations.statutes import StatuteMention, extract_statute_mentions
+from nyaya.citations.statutes import ACT_NOT_NAMED, StatuteMention, extract_statute_mentions
 from nyaya.lookup import (
     YEAR,
     LookupResult,
@@ -285,6 +285,11 @@ class StatuteChecker:
             verdict.text, mention.act_code, mention.section, mention.unit, None, mention.kind,
             dated=bool(mention.act_text and YEAR.search(mention.act_text))))
         if not result.found:
+            if result.unit_unheld:
+                verdict.status = UNVERIFIABLE
+                verdict.reason = f"{result.unit_unheld}: check it before relying on it."
+                verdict.matched = _matched(result)
+                return verdict
             if result.known_gap:
                 return self._known_gap_verdict(verdict, mention, result, as_of)
             if result.older_act is not None:
@@ -340,17 +345,31 @@ class StatuteChecker:
             verdict.reason = f"{name.unsure()}; check it before relying on it."
             verdict.matched = {"initials_of": list(name.initials_of)}
             return verdict
+        if mention.problem in (None, ACT_NOT_NAMED):  # a number with no Act: none to doubt
+            verdict.status = UNVERIFIABLE
+            verdict.reason = (f"{self.lookup.unnamed(mention.section)}; check it before "
+                              "relying on it.")
+            return verdict
         verdict.reason = (f"The Act of section {mention.section} could not be identified "
-                          f"({mention.problem or 'no Act named'}), so it cannot be verified: "
-                          f"{REMOVE}.")
+                          f"({mention.problem}), so it cannot be verified: {REMOVE}.")
         return verdict
 
     def _known_gap_verdict(self, verdict: CitationVerdict, mention: StatuteMention,
                            result: LookupResult, as_of: date | None) -> CitationVerdict:
-        """A section that exists in law but not in the corpus: STALE when its repealed code's
-        rule says so, else UNVERIFIABLE, never NOT_FOUND (it is not invented)."""
+        """A section that exists, or existed, in law but not in the corpus: NOT_IN_FORCE when
+        it was dropped before the conduct's date (today when none is given), STALE when its
+        repealed code's rule says so, else UNVERIFIABLE; never NOT_FOUND (it is not invented)."""
         label = provision_label(mention.act_code, mention.section, mention.unit, mention.kind)
-        if not self._stale(verdict, label, result, as_of):
+        gone = result.omission
+        if gone is not None and not gone.in_force_on(as_of):
+            verdict.status = NOT_IN_FORCE
+            verdict.reason = _not_in_force(label, gone, as_of)
+        elif gone is not None:
+            verdict.status = UNVERIFIABLE
+            verdict.reason = (f"{label} was law on {as_of} ({gone.describe()}), but the corpus "
+                              f"lacks its text ({result.known_gap}), so it cannot be verified "
+                              "here: check it against the official text before relying on it.")
+        elif not self._stale(verdict, label, result, as_of):
             verdict.status = UNVERIFIABLE
             verdict.reason = (f"{label} exists in law, but the corpus lacks its text "
                               f"({result.known_gap}), so it cannot be verified here: check it "
