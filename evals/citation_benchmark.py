@@ -52,6 +52,11 @@ Statute classes (sections, act_registry, law_transition_map, sub_sections, inges
   cited with no date or for conduct since 2025 (later than any note's date of effect), in a
   bare sentence (its title is "Omitted" or "[Repealed.]"); spread like real_statute. Right:
   NOT_IN_FORCE.
+- past_last_sub_section: a citable section (as real_statute) whose sub_sections rows number
+  it (1) to (m) without a hole, cited with a sub-section 1, 2, 3 or 5 past (m) that its text
+  does not print ("Section 103(4) BNS"; 103 has (1) and (2)), with its own title as the
+  context; spread like real_statute, no date. Right: UNVERIFIABLE (not in the text held; an
+  earlier text of the Act may have had it, so not NOT_FOUND).
 Titles that name other provisions ("... under section 84 ...") are not used as context: they
 would put a second citation in the sentence.
 
@@ -103,8 +108,8 @@ statute verdict other than VERIFIED, a case verdict NOT_FOUND or NAME_MISMATCH. 
 citation the extractor does not find at all (MISSED) counts as flagged for a real item and
 as not caught for a wrong one. The targets stand beside each class, then the served system's
 protocol: real citations (real_statute, real_case) not flagged >= 90%, wrong ones
-(nonexistent_section, past_end, false_friend, sibling_section, fabricated_case, name_mismatch,
-wrong_pairing) flagged >= 80%.
+(nonexistent_section, past_end, false_friend, sibling_section, not_in_force,
+past_last_sub_section, fabricated_case, name_mismatch, wrong_pairing) flagged >= 80%.
 """
 
 from __future__ import annotations
@@ -133,12 +138,12 @@ from nyaya.verify.model import CitationVerdict
 from nyaya.verify.statutes import SIBLING_JACCARD, SIBLING_SHARED, StatuteChecker
 
 STATUTE_CLASSES = ("real_statute", "nonexistent_section", "past_end", "false_friend", "stale",
-                   "sibling_section", "not_in_force")
+                   "sibling_section", "not_in_force", "past_last_sub_section")
 CASE_CLASSES = ("real_case", "fabricated_case", "name_mismatch", "wrong_pairing")
 CLASSES = STATUTE_CLASSES + CASE_CLASSES
 REAL_CLASSES = ("real_statute", "real_case")
 WRONG_CLASSES = ("nonexistent_section", "past_end", "false_friend", "sibling_section",
-                 "not_in_force", "fabricated_case", "name_mismatch",
+                 "not_in_force", "past_last_sub_section", "fabricated_case", "name_mismatch",
                  "wrong_pairing")  # the served protocol's fakes
 TABLES = {"registry": "act_registry", "sections": "sections", "sub_sections": "sub_sections",
           "transitions": "law_transition_map", "quarantine": "ingest_quarantine",
@@ -164,6 +169,8 @@ LETTER_COMPLETE = ("BNS_2023", "BNSS_2023", "BSA_2023", "IPC_1860")
 TRUNCATION_REASONS = {"trailing_text_not_sectioned", "no_sections_found", "section_body_not_found"}
 MAX_WRITTEN_NUMBER = 999
 PAST_END_STEPS = (1, 2, 3, 5, 10, 25, 50, 100, 250, 500)
+SUB_SECTION_STEPS = (1, 2, 3, 5)  # how far past a section's last sub-section a citation goes
+NUMBERED_UNIT = re.compile(r"\((\d+)\)")  # a sub-section's key after its section: "(2)"
 SECTION_KEYWORDS = ("Section {n}", "s. {n}", "u/s {n}", "Sec. {n}")
 
 REAL_TEMPLATES = (
@@ -640,6 +647,36 @@ def _not_in_force(t: _Tables, rng: random.Random, n: int) -> list[dict]:
     return out
 
 
+def _past_last_sub_section(t: _Tables, rng: random.Random, n: int) -> list[dict]:
+    numbered: dict[tuple[str, str], set[int]] = defaultdict(set)
+    subs = t.sub_sections[t.sub_sections["unit_kind"] == "sub_section"]
+    for act, number, key, parent in zip(subs["act_code"], subs["section_number"],
+                                        subs["unit_key"], subs["parent_key"], strict=True):
+        inner = NUMBERED_UNIT.fullmatch(key[len(number):]) if parent == number else None
+        if inner:
+            numbered[(act, number)].add(int(inner[1]))
+    rows = _citable(t.sections)
+    rows = rows[(rows["status"] == IN_FORCE) | rows["act_code"].isin(t.repealed_by)]
+    groups: dict[str, list] = defaultdict(list)
+    for row in rows[["act_code", "section_number", "title", "text"]].itertuples(index=False):
+        units, group = numbered.get((row.act_code, row.section_number)), t.statute_group(
+            row.act_code)
+        if not units or not group or units != set(range(1, max(units) + 1)):
+            continue  # a hole: the rows may have missed a sub-section the text has
+        cited = max(units) + rng.choice(SUB_SECTION_STEPS)
+        if f"({cited})" not in str(row.text):
+            groups[group].append((group, row, max(units), cited))
+    out = []
+    for group, row, last, cited in _spread(rng, groups, n):
+        out.append(_item("past_last_sub_section", group, "statute", rng.choice(REAL_TEMPLATES),
+                         _statute_cite(rng, t, row.act_code, row.section_number, f"({cited})"),
+                         slots={"meaning": _meaning(row.title)}, expected="UNVERIFIABLE",
+                         act_code=row.act_code, section_number=row.section_number,
+                         source=f"sub_sections {row.act_code} s.{row.section_number}: (1) to "
+                                f"({last})"))
+    return out
+
+
 @dataclass(frozen=True)
 class SiblingPair:
     """A section cited (`cited`) for the meaning of its near-same-titled neighbour (`meant`)."""
@@ -1085,7 +1122,7 @@ def build_items(warehouse: Path, seed: int = 0, per_class: int = 70) -> pd.DataF
     # drawn last, in the order the classes were added, so that each new class left every
     # earlier item as it was
     items = (statutes + _sibling_sections(t, rng, per_class) + cases
-             + _not_in_force(t, rng, per_class))
+             + _not_in_force(t, rng, per_class) + _past_last_sub_section(t, rng, per_class))
     frame = pd.DataFrame(items)
     frame.insert(0, "id", [f"{row['class']}-{i:04d}" for i, row in enumerate(items)])
     return frame

@@ -90,6 +90,8 @@ SECTIONS = ([_section("BNS_2023", str(i + 1), t) for i, t in enumerate(BNS_TITLE
             + [_section("FA_1999", "4", "Repealed rule", "omitted")]
             + [_section("TA_2001", str(i), f"Truncated rule {w}") for i, w in
                enumerate(("one", "two"), start=1)])
+SECTIONS[8]["text"] = ("(1) Whoever commits murder shall be punished with death.\n(2) Whoever "
+                      "commits murder in a group shall be punished with death.")  # BNS 9
 TRANSITIONS = [{"old_act_code": "IPC_1860", "old_section": old, "new_act_code": "BNS_2023",
                 "new_section": new, "new_unit": None, "relation": "same",
                 "source_table": "ipc_bns_csv", "source_line": i, "note": None,
@@ -156,9 +158,11 @@ MENTIONS = [
 QUARANTINE = [{"source_file": "test", "source_line": 9.0, "act_code": "TA_2001",
                "section_number": None, "reason": "trailing_text_not_sectioned", "detail": "",
                "excerpt": ""}]
-SUB_SECTIONS = [{"act_code": "BNS_2023", "section_number": "9", "unit_key": f"9({i})",
-                 "unit_kind": "sub_section", "parent_key": "9", "ordinal": i, "text": "x"}
-                for i in (1, 2)]
+# BNS 9 numbers (1) and (2); BNS 10's rows miss its (2), a hole the text has: never cited past
+SUB_SECTIONS = [{"act_code": act, "section_number": number, "unit_key": f"{number}({i})",
+                 "unit_kind": "sub_section", "parent_key": number, "ordinal": i, "text": "x"}
+                for act, number, units in (("BNS_2023", "9", (1, 2)), ("BNS_2023", "10", (1, 3)))
+                for i in units]
 TABLES = {"act_registry": REGISTRY, "sections": SECTIONS, "law_transition_map": TRANSITIONS,
           "sub_sections": SUB_SECTIONS, "ingest_quarantine": QUARANTINE,
           "judgments": JUDGMENTS, "sc_case_registry": SC_REGISTRY, "citation_mentions": MENTIONS,
@@ -265,6 +269,14 @@ def _not_in_force(row: dict) -> None:
     assert row["expected"] == "NOT_IN_FORCE" and row["subclass"] in ("curated_act", "other_act")
 
 
+def _past_last_sub_section(row: dict) -> None:
+    assert (row["act_code"], row["section_number"]) == ("BNS_2023", "9")  # (1) and (2)
+    cited = re.search(r"9\((\d+)\)", row["citation"])
+    assert cited and int(cited[1]) in (3, 4, 5, 7), row["citation"]
+    assert "punishment for murder" in row["text"].lower()  # its own title, the context
+    assert row["expected"] == "UNVERIFIABLE" and row["subclass"] == "BNS_2023"
+
+
 def _real_case(row: dict) -> None:
     if row["subclass"] == "text_unheld":
         assert row["case_key"] not in KEY_CASES and row["expected"] == "UNVERIFIABLE|CORROBORATED"
@@ -336,7 +348,7 @@ def _wrong_pairing(row: dict) -> None:
 CHECKS = [("real_statute", _real_statute), ("nonexistent_section", _nonexistent),
           ("past_end", _past_end), ("false_friend", _false_friend), ("stale", _stale),
           ("sibling_section", _sibling_section), ("not_in_force", _not_in_force),
-          ("real_case", _real_case),
+          ("past_last_sub_section", _past_last_sub_section), ("real_case", _real_case),
           ("fabricated_case", _fabricated), ("name_mismatch", _name_mismatch),
           ("wrong_pairing", _wrong_pairing)]
 
@@ -452,6 +464,8 @@ def test_run_benchmark_verifies_every_item(data_dir: Path) -> None:
     assert (verdicts["citations"] >= 1).all()
     past_end = verdicts[items["class"] == "past_end"]
     assert set(past_end["status"]) == {"NOT_FOUND"}
+    past_last = verdicts[items["class"] == "past_last_sub_section"]
+    assert len(past_last) and set(past_last["status"]) == {"UNVERIFIABLE"}
     # a sibling cited by its number alone is named (a year in the citation, "BNS_2023 s.14"
     # or "..., 2023", makes the verifier read it as a list of sections and leave it alone)
     siblings = items["class"] == "sibling_section"
