@@ -388,16 +388,21 @@ class StatuteLookup:
     def unnamed(self, number: str) -> str:
         """Why a section cited with no Act is UNVERIFIABLE, never NOT_FOUND: the number is no
         invention, its Act is missing; the Acts that hold it are named, to choose from."""
-        acts = self.holders.get(normalize_section_number(number), [])
-        why = f"the Act of section {number} is not named, so it cannot be verified: name it"
-        if not acts:
-            return f"{why} (no Act the corpus holds has a section {number})"
+        return (f"the Act of section {number} is not named, so it cannot be verified: name it "
+                f"({self.held_in(number)})")
+
+    def held_in(self, number: str) -> str:
+        """"the corpus holds a section 66A in 3 Acts: ITA_2000 s.66A (...), ...", the codes
+        first, or that no Act it holds has one."""
         key = normalize_section_number(number)
+        acts = self.holders.get(key, [])
+        if not acts:
+            return f"no Act the corpus holds has a section {number}"
         shown = [f"{provision_label(act, number)} ({self.sections[(act, key)]['title']})"
                  for act in acts[:SHOWN_ACTS]]
         more = f" and {len(acts) - SHOWN_ACTS} more" if len(acts) > SHOWN_ACTS else ""
-        return (f"{why} (the corpus holds a section {number} in {len(acts)} Acts: "
-                f"{', '.join(shown)}{more})")
+        return (f"the corpus holds a section {number} in {len(acts)} Acts: "
+                f"{', '.join(shown)}{more}")
 
     def lookup(self, text: str) -> LookupResult:
         return self.resolve(parse_citation(text, self.aliases))

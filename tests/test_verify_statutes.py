@@ -700,6 +700,23 @@ def test_a_section_cited_without_its_act_is_unverifiable_naming_the_acts_that_ho
     assert render_block(result).startswith("CITATION NOT VERIFIABLE HERE: ? s.")
 
 
+@pytest.mark.parametrize(("text", "status", "says"), [
+    # a bare number read as the Act named before it, which lacks it: another Act may be meant
+    ("He was convicted under Section 302 IPC. Shreya Singhal struck down Section 103A.",
+     "UNVERIFIABLE", "written without its Act, it was read as IPC_1860's"),
+    ("He was convicted under Section 302 IPC. The Court also cited Section 103A IPC.",
+     NOT_FOUND, "it does not exist there"),
+    ("He was convicted under Section 302 IPC and Section 103A of the said Code.", NOT_FOUND,
+     "it does not exist there"),
+])
+def test_a_bare_section_the_act_before_it_lacks_is_unverifiable(text, status, says):
+    checker = StatuteChecker(REGISTRY, SECTIONS, TRANSITIONS)
+    verdict = verify_statutes(text, checker)[-1]
+    assert verdict.status == status and says in verdict.reason, verdict.reason
+    if status == "UNVERIFIABLE":
+        assert "name its Act" in verdict.reason
+
+
 NUMBERED = [
     {**_section("BNS_2023", "64", "Punishment for rape",
                 "(1) Whoever commits rape shall be punished with rigorous imprisonment.\n"

@@ -51,7 +51,13 @@ from dataclasses import dataclass, replace
 from datetime import date
 from functools import lru_cache
 
-from nyaya.citations.statutes import ACT_NOT_NAMED, StatuteMention, extract_statute_mentions
+from nyaya.citations.statutes import (
+    ACT_NOT_NAMED,
+    CONTEXT,
+    SECTION,
+    StatuteMention,
+    extract_statute_mentions,
+)
 from nyaya.lookup import (
     YEAR,
     LookupResult,
@@ -298,6 +304,16 @@ class StatuteChecker:
                 verdict.matched = {"act_title": result.older_act.name, "citing_section": list(
                     result.older_act.citing(mention.section, mention.kind))}
                 verdict.source = SOURCE_JUDGMENTS
+                return verdict
+            if (mention.resolution == CONTEXT and mention.act_text is None
+                    and mention.kind == SECTION):
+                # a bare number read as the Act last named: another Act may be meant (a bare
+                # Article is the Constitution's by convention, not by what came before)
+                verdict.status = UNVERIFIABLE
+                verdict.reason = (
+                    f"{result.reason}; written without its Act, it was read as "
+                    f"{mention.act_code}'s, the Act named before it, and may be another's "
+                    f"({self.lookup.held_in(mention.section)}): name its Act to verify it.")
                 return verdict
             verdict.reason = f"{result.reason}: it does not exist there; {REMOVE}."
             return verdict
