@@ -11,7 +11,8 @@ how an item was made (the Act, or curated_act / other_act, for statutes), so mis
 traced.
 
 Statute classes (sections, act_registry, law_transition_map, sub_sections, ingest_quarantine):
-- real_statute: a section that exists, in force or of a repealed code, in a form people write
+- real_statute: a section that exists, in force or of a repealed code (never one the Supreme
+  Court struck down, nyaya/facts/struck_down.yaml), in a form people write
   ("Section 302 IPC", "s. 103(1) BNS" with a real sub-section, "u/s 438 Cr.P.C.",
   "Article 21", "BNS_2023 s.103", "Section 13 of the Hindu Marriage Act, 1955", a curated
   alias such as "NI Act"), with its own title as the context. A repealed code is cited with
@@ -130,7 +131,7 @@ from nyaya.lookup import untexted_sections
 from nyaya.settings import Settings
 from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.model import IN_FORCE, OMITTED, REPEALED
-from nyaya.statutes.registry import known_gaps
+from nyaya.statutes.registry import known_gaps, struck_down
 from nyaya.tables import read_table
 from nyaya.verify.cases import load_case_verifier
 from nyaya.verify.gate import CaseVerifier, verify_text
@@ -495,11 +496,19 @@ def _citable(sections: pd.DataFrame) -> pd.DataFrame:
                     & ~sections["title"].str.contains(DIGIT, na=True)]
 
 
+def _law(t: _Tables, rows: pd.DataFrame) -> pd.DataFrame:
+    """The rows that cite the law: a section its Act repealed, or the Court struck down
+    (nyaya/facts/struck_down.yaml), is no citation of the law (NOT_IN_FORCE); a repealed
+    code's sections are, for conduct before its repeal."""
+    voided = struck_down()
+    law = (rows["status"] == IN_FORCE) | rows["act_code"].isin(t.repealed_by)
+    kept = [(act, normalize_section_number(number)) not in voided
+            for act, number in zip(rows["act_code"], rows["section_number"], strict=True)]
+    return rows[law & pd.Series(kept, index=rows.index, dtype=bool)]
+
+
 def _real_statutes(t: _Tables, rng: random.Random, n: int) -> list[dict]:
-    rows = _citable(t.sections)
-    # a section its Act repealed is no citation of the law (NOT_IN_FORCE); a repealed code's
-    # sections are, for conduct before its repeal
-    rows = rows[(rows["status"] == IN_FORCE) | rows["act_code"].isin(t.repealed_by)]
+    rows = _law(t, _citable(t.sections))
     units: dict[tuple[str, str], list[str]] = defaultdict(list)
     subs = t.sub_sections[t.sub_sections["unit_kind"] == "sub_section"]
     for act, number, key in zip(subs["act_code"], subs["section_number"], subs["unit_key"],
@@ -655,8 +664,7 @@ def _past_last_sub_section(t: _Tables, rng: random.Random, n: int) -> list[dict]
         inner = NUMBERED_UNIT.fullmatch(key[len(number):]) if parent == number else None
         if inner:
             numbered[(act, number)].add(int(inner[1]))
-    rows = _citable(t.sections)
-    rows = rows[(rows["status"] == IN_FORCE) | rows["act_code"].isin(t.repealed_by)]
+    rows = _law(t, _citable(t.sections))
     groups: dict[str, list] = defaultdict(list)
     for row in rows[["act_code", "section_number", "title", "text"]].itertuples(index=False):
         units, group = numbered.get((row.act_code, row.section_number)), t.statute_group(

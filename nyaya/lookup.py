@@ -32,6 +32,7 @@ from nyaya.statutes.registry import (
     dropped_provisions,
     known_gaps,
     normalize_alias,
+    struck_down,
 )
 from nyaya.statutes.structure import split_units
 from nyaya.statutes.structured import to_roman
@@ -478,9 +479,12 @@ class StatuteLookup:
         if not _text(act.get("repealed_on")):
             result.omission = omission(row["status"], row.get("text"), row.get("footnotes"),
                                        row["section_number"])
-            if result.omission is not None:  # read as today's law: no date is given
-                result.status = NOT_IN_FORCE
-                result.reason = f"{result.omission.describe()}; no longer law"
+        voided = struck_down().get(key)
+        if voided:  # void whatever its Act's fate, so a repealed code's section too
+            result.omission = Omission(STRUCK_DOWN, voided, None)
+        if result.omission is not None:  # read as today's law: no date is given
+            result.status = NOT_IN_FORCE
+            result.reason = f"{result.omission.describe()}; no longer law"
         result.extraction_confidence = row["extraction_confidence"]
         result.text_preview = self._preview(key, row)
         result.successors = list(self.successors.get(key, []))

@@ -584,6 +584,10 @@ NO_LONGER_LAW = [
     {**_section("HSA_1956", "8", "General rules of succession in the case of males",
                 "The property of a male Hindu dying intestate shall devolve ..."),
      "status": "in_force"},
+    # struck down by the Court, with no note in its source (nyaya/facts/struck_down.yaml)
+    _section("IPC_1860", "303", "Punishment for murder by life-convict",
+             "Whoever, being under sentence of imprisonment for life, commits murder shall be "
+             "punished with death."),
 ]
 
 
@@ -603,6 +607,9 @@ NO_LONGER_LAW = [
      "cannot be verified for any date"),
     ("Section 8 of the Hindu Succession Act governs a male's property.", None, VERIFIED,
      "exists"),
+    # void from the start, so before the code's repeal too, and whatever its source says
+    ("A life convict who murders must be hanged under Section 303 IPC.", date(1980, 1, 1),
+     "NOT_IN_FORCE", "struck down (Section 303 was struck down by the Supreme Court in Mithu"),
 ])
 def test_a_section_no_longer_law_is_not_verified_for_conduct_after_it(text, as_of, status, says):
     """An omitted, repealed or struck-down section of an Act in force is NOT_IN_FORCE (it does

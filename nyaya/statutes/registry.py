@@ -81,6 +81,14 @@ def dropped_provisions() -> dict[tuple[str, str], tuple[str, str]]:
     return dropped
 
 
+@cache
+def struck_down() -> dict[tuple[str, str], str]:
+    """(act_code, normalized section) -> the note naming the judgment that struck it down, for
+    sections whose source prints none (nyaya/facts/struck_down.yaml)."""
+    return {(row["act_code"], normalize_section_number(str(row["section"]))): row["note"]
+            for row in _facts_file("struck_down.yaml")["struck_down"]}
+
+
 @dataclass(frozen=True)
 class AbsentSchedule:
     """A schedule the corpus lacks, its provisions cited by their own numbering."""
