@@ -70,8 +70,9 @@ def _text(value: object) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
 
 UNIT_WRITTEN = r"(?P<unit>(?:\s?\([0-9A-Za-z]{1,6}\))*)"  # "(1)(ia)", "(2) (b)"
-ARTICLE_CITED = re.compile(r"\b(?:article|art\.?)\s*(?P<number>\d+[A-Za-z]{0,2})" + UNIT_WRITTEN,
-                           re.IGNORECASE)
+ARTICLE_CITED = re.compile(
+    r"\b(?:article|art\.?)\s*(?P<number>\d+(?:-[A-Z]{1,2}\b|[A-Za-z]{0,2}))" + UNIT_WRITTEN,
+    re.IGNORECASE)
 SECTION_WORD = re.compile(
     r"(?:\bsections?\b\.?|\bsecs?\b\.?|(?<![\w.])s\.|(?<![\w.])ss\.|\bu/s\.?)\s*(?P<number>\d+(?:-[A-Z]{1,4}\b|[A-Za-z]{0,4}))"
     r"(?P<unit>(?:\s?\([0-9A-Za-z]{1,6}\))*)",
@@ -112,6 +113,9 @@ LEAD_THE = re.compile(r"^the\s+", re.IGNORECASE)
 LEAD_UNIT = re.compile(r"^\((?P<number>\d+[A-Za-z]{0,2})\)")
 #: a numbered sub-section where one opens: a line's start, or after the heading's dash
 SUB_SECTION_OPENS = re.compile(r"(?:^|\n|--|[—―–]|\.)[ \t]*\((\d+[A-Za-z]{0,2})\)[ \t\n]")
+#: Rules, Regulations or Bye-laws made under an Act, which the corpus does not hold
+SUBORDINATE = re.compile(r"\b(?:Rules|Regulations|Bye-?laws)\b(?:,?\s*\d{4})?\s*$",
+                         re.IGNORECASE)
 NAME_LEAD = re.compile(r"^\s*(?:(?:of|under|in|to|by)\s+)?(?:the\s+)?", re.IGNORECASE)
 
 
@@ -206,7 +210,7 @@ def parse_citation(text: str, aliases: AliasIndex) -> ParsedCitation:
         rest = (raw[: article.start()] + " " + raw[article.end():]).strip()
         act = _act_in(rest, aliases) if rest else aliases.resolve("Constitution")
         unit = re.sub(r"\s", "", article["unit"] or "") or None
-        return ParsedCitation(raw, act, article["number"].upper(), unit,
+        return ParsedCitation(raw, act, article["number"].upper().replace("-", ""), unit,
                               None if act else f"Act not recognised in {rest!r}", ARTICLE,
                               act_written=None if act else rest, dated=bool(YEAR.search(rest)))
     if PREAMBLE.search(raw):
@@ -413,7 +417,7 @@ class StatuteLookup:
         citation ("Sections 302 and 34 IPC", "Articles 14 and 21"), read by the extractor
         that verification reads answers with."""
         cited = parse_citation(text, self.aliases)
-        if cited.problem and cited.section_number:
+        if cited.section_number:  # "302/34 IPC", "Sections 13 and 14 of the HMA"
             listed = [m for m in extract_statute_mentions(text, self.aliases) if m.section]
             if len(listed) > 1:
                 return [self.resolve(ParsedCitation(
@@ -443,6 +447,11 @@ class StatuteLookup:
                 result.status, result.reason = UNVERIFIABLE, name.unsure()
             elif cited.problem == NO_ACT_NAMED and cited.section_number:
                 result.status, result.reason = UNVERIFIABLE, self.unnamed(cited.section_number)
+            elif cited.act_written and SUBORDINATE.search(cited.act_written):
+                result.status = UNVERIFIABLE
+                result.reason = (f"'{cited.raw}' cites Rules, Regulations or Bye-laws made "
+                                 "under an Act; the corpus holds Acts only, so it cannot be "
+                                 "verified here")
             return result
         act = self.acts.get(cited.act_code, {})
         result.act_title = act.get("title")

@@ -121,6 +121,7 @@ def test_derived_codes_hash_every_member_of_a_collision():
     # a clause of an Article, the Constitution read without its name being written
     ("Article 19(1)(g)", "COI", "19", "(1)(g)"),
     ("Art. 311 (2) of the Constitution", "COI", "311", "(2)"),
+    ("Article 243-O", "COI", "243O", None),
     ("Section 13(1)(ia) of the Hindu Marriage Act", "HMA_1955", "13", "(1)(ia)"),
     ("Section 13 of the Hindu Marriage Act, 1955", "HMA_1955", "13", None),
     ("498a IPC", "IPC_1860", "498A", None),

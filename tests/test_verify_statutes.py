@@ -675,8 +675,12 @@ def test_a_section_the_corpus_lacks_is_unverifiable_not_invented(as_of, status, 
 
 @pytest.mark.parametrize(("text", "found"), [
     ("Sections 302 and 103 IPC", [("IPC_1860", "302", VERIFIED), ("IPC_1860", "103", VERIFIED)]),
+    # one citation as parsed, with more after it
+    ("Section 302 r/w 103 IPC", [("IPC_1860", "302", VERIFIED), ("IPC_1860", "103", VERIFIED)]),
     ("Section 302 IPC", [("IPC_1860", "302", VERIFIED)]),
     ("Section 302 of the Imaginary Code", [(None, "302", NOT_FOUND)]),
+    # Rules made under an Act: the corpus holds Acts only
+    ("Rule 3 of the Consumer Protection Rules, 2020", [(None, "3", "UNVERIFIABLE")]),
 ])
 def test_a_lookup_of_a_list_answers_each_provision(text, found):
     """`nyaya lookup "Sections 302 and 103 IPC"` looks both up, not "Act not recognised in
