@@ -130,16 +130,26 @@ class UnreadName:
     absent: AbsentAct | None = None  # the Act the corpus lacks that it names
     initials_of: tuple[str, ...] = ()  # the titles of the Acts it may be the initials of
     read_as_initials: bool = False  # `held` was read from its title's initials
+    #: the titles of the Acts whose names end with it ("the Stamp Act")
+    ending_of: tuple[str, ...] = ()
+
+    @property
+    def candidates(self) -> tuple[str, ...]:
+        """The Acts it may be, as initials or shortened: UNVERIFIABLE, never NOT_FOUND."""
+        return self.initials_of or self.ending_of
 
     def unsure(self) -> str:
-        """Why a citation of what may be initials is UNVERIFIABLE, never NOT_FOUND: initials
-        of real Acts are no invention, but which Act they mean is a guess."""
-        titles = ["the " + LEAD_THE.sub("", title) for title in self.initials_of[:SHOWN_ACTS]]
-        if len(self.initials_of) > SHOWN_ACTS:
-            titles.append(f"{len(self.initials_of) - SHOWN_ACTS} more")
+        """Why a citation of what may be initials, or a shortened name, is UNVERIFIABLE, never
+        NOT_FOUND: such names of real Acts are no invention, but which Act they mean is a
+        guess (a shortened one may be a State's Act the corpus does not know)."""
+        titles = ["the " + LEAD_THE.sub("", title) for title in self.candidates[:SHOWN_ACTS]]
+        if len(self.candidates) > SHOWN_ACTS:
+            titles.append(f"{len(self.candidates) - SHOWN_ACTS} more")
         named = " and ".join([", ".join(titles[:-1]), titles[-1]] if len(titles) > 1 else titles)
-        return (f"'{self.written}' is no name the registry holds; as initials it may be "
-                f"{named}: name the Act in full to verify this citation")
+        how = "as initials it may be " if self.initials_of else "shortened, it may be "
+        tail = "" if self.initials_of else ", or an Act the corpus does not know"
+        return (f"'{self.written}' is no name the registry holds; {how}{named}{tail}: name the "
+                "Act in full to verify this citation")
 
     def initials_note(self, title: str) -> str:
         return (f" ('{self.written}' read as the initials of the {LEAD_THE.sub('', title)}, "
@@ -377,7 +387,13 @@ class StatuteLookup:
         # an Act the corpus lacks is never read from initials alone: its judgments could
         # only corroborate a guess
         titles = sorted(self.acts[code]["title"] for code in codes)
-        return UnreadName(written, initials_of=(*titles, *(act.name for act in absents)))
+        if titles or absents:
+            return UnreadName(written, initials_of=(*titles, *(act.name for act in absents)))
+        # a shortened name is never read as one Act: a State's Act of the same ending may be
+        # meant, which the corpus does not know
+        ended = sorted(self.acts[code]["title"] for code in self.aliases.by_ending(written))
+        ended_absent = self.absent_acts.by_ending(written) if self.absent_acts else []
+        return UnreadName(written, ending_of=(*ended, *(act.name for act in ended_absent)))
 
     @cached_property
     def holders(self) -> dict[str, list[str]]:
@@ -443,7 +459,7 @@ class StatuteLookup:
                 result.status, result.reason = name.absent.judged(cited.section_number,
                                                                   cited.kind)
                 result.act_title = name.absent.name
-            elif name.initials_of and cited.section_number:
+            elif name.candidates and cited.section_number:
                 result.status, result.reason = UNVERIFIABLE, name.unsure()
             elif cited.problem == NO_ACT_NAMED and cited.section_number:
                 result.status, result.reason = UNVERIFIABLE, self.unnamed(cited.section_number)

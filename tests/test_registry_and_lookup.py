@@ -91,6 +91,20 @@ def test_a_name_written_as_initials_is_every_act_of_them(written, read, acts):
     assert LOOSE_REGISTRY.by_initials(written) == acts
 
 
+@pytest.mark.parametrize(("written", "acts"), [
+    # the end of a title, of its year when written
+    ("the Atrocities) Act", ["SCSTPAA_1989"]),
+    ("People Act", ["RPA_1950", "RPA_1951"]),
+    ("People Act, 1951", ["RPA_1951"]),
+    # a whole title of two Acts (one is the aliases' to read); untelling words are no Act's
+    ("Representation of the People Act", ["RPA_1950", "RPA_1951"]),
+    ("Amendment Act", []),
+    ("Act", []),
+])
+def test_a_shortened_name_is_every_act_whose_title_ends_so(written, acts):
+    assert LOOSE_REGISTRY.by_ending(written) == acts
+
+
 @pytest.mark.parametrize(("title", "expected"), [
     ("The Advocates Act, 1961", "AA"),
     ("The Acquired Territories (Merger) Act, 1960", "ATMA"),

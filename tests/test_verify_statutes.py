@@ -1073,6 +1073,24 @@ def test_an_act_written_as_initials_is_the_one_act_of_them_or_a_guess(initials_c
         assert says in result.reason
 
 
+@pytest.mark.parametrize(("text", "says"), [
+    # the end of registry titles, or of the name of an Act the judgments cite
+    ("Section 10 of the Relief Act", "shortened, it may be the Specific Relief Act, 1963, or an "
+     "Act the corpus does not know: name the Act in full"),
+    ("Section 2 of the Protection Act", "the Consumer Protection Act, 2019 and the Consumer "
+     "Protection Act, 1986"),
+    ("Section 25F of the Disputes Act, 1947", "the Industrial Disputes Act, 1947"),
+])
+def test_a_shortened_act_name_is_a_guess_naming_the_acts_it_may_be(initials_checker, text,
+                                                                    says):
+    """"The Stamp Act" may be the Indian Stamp Act, 1899, or a State's Stamp Act the corpus
+    does not know: UNVERIFIABLE naming what it may be, never read as one Act, never
+    NOT_FOUND."""
+    verdict = _one(text, initials_checker)
+    assert verdict.status == UNVERIFIABLE and says in verdict.reason, verdict.reason
+    assert initials_checker.lookup.lookup(text).status == UNVERIFIABLE
+
+
 # --- a provision the registry Act lacks, of the same-named Act of another year ---------------
 
 OLDER_REGISTRY = [_act("CrPC_1973", "The Code of Criminal Procedure, 1973", 1973,

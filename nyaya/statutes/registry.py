@@ -192,13 +192,43 @@ def initials(written: str) -> tuple[str, str | None] | None:
     return re.sub(r"[^A-Z]", "", match["letters"]) + "A", match["year"]
 
 
+def name_words(name: str) -> tuple[tuple[str, ...], str | None]:
+    """(words, year) of an Act's name, "the", "of" and "and" dropped and the year, when written
+    last, apart."""
+    words = re.findall(r"[a-z0-9]+", name.lower().replace("&", " and "))
+    year = words.pop() if words and re.fullmatch(r"(1[89]|20)\d\d", words[-1]) else None
+    return tuple(word for word in words if word not in LOOSE_WORDS), year
+
+
 def loose_name(name: str) -> tuple[str, str | None]:
     """(key, year) of an Act's name with "the", "of" and "and" dropped: "Scheduled Castes and
     Scheduled Tribes (Prevention of Atrocities) Act, 1989" and the title's "Scheduled Castes
-    and the Scheduled Tribes ..." meet; the year, when written last, apart."""
-    words = re.findall(r"[a-z0-9]+", name.lower().replace("&", " and "))
-    year = words.pop() if words and re.fullmatch(r"(1[89]|20)\d\d", words[-1]) else None
-    return "".join(word for word in words if word not in LOOSE_WORDS), year
+    and the Scheduled Tribes ..." meet."""
+    words, year = name_words(name)
+    return "".join(words), year
+
+
+#: words that tell no Act from another when a shortened name is all of them ("the Amendment
+#: Act", "the Validation Act")
+UNTELLING_WORDS = frozenset({"amendment", "amending", "validation", "validating", "first",
+                             "second", "third", "supplementary", "repealing", "act", "code"})
+
+
+def endings(name: str) -> list[tuple[str, ...]]:
+    """The names an Act's name may be written as, whole or shortened to its last words down
+    to the last two ("Indian Stamp Act" gives "indian stamp act" and "stamp act"), leaving out
+    those that tell nothing ("amendment act")."""
+    words, _ = name_words(name)
+    return [words[i:] for i in range(len(words) - 1) if not set(words[i:]) <= UNTELLING_WORDS]
+
+
+def shortened(written: str) -> tuple[tuple[str, ...], str | None] | None:
+    """(words, year) of a name that may be an Act's shortened ("the Stamp Act"), or None for
+    one that tells nothing or names no Act ("the Amendment Act", "the Bombay Code")."""
+    words, year = name_words(written)
+    if len(words) < 2 or words[-1] not in ("act", "code") or set(words) <= UNTELLING_WORDS:
+        return None
+    return words, year
 
 
 @dataclass
@@ -211,6 +241,8 @@ class AliasIndex:
     loose: dict[str, set[tuple[str, str | None]]] = field(default_factory=dict)
     #: `acronym` of every title -> the (act_code, year) of the Acts it is the initials of
     initialled: dict[str, set[tuple[str, str | None]]] = field(default_factory=dict)
+    #: the `endings` of every title -> the (act_code, year) of the Acts whose titles end so
+    ended: dict[tuple[str, ...], set[tuple[str, str | None]]] = field(default_factory=dict)
 
     def loosely(self, written: str) -> str | None:
         """The one Act whose title or alias `written` differs from only in "the", "of" and
@@ -228,6 +260,15 @@ class AliasIndex:
             return []
         key, year = read
         return sorted(_of_year(self.initialled.get(key, ()), year))
+
+    def by_ending(self, written: str) -> list[str]:
+        """The Acts whose title ends with what is written ("Stamp Act": the Indian Stamp Act,
+        1899), of its year when written; [] for a name that tells nothing."""
+        read = shortened(written)
+        if read is None:
+            return []
+        words, year = read
+        return sorted(_of_year(self.ended.get(words, ()), year))
 
     def resolve(self, text: str) -> str | None:
         return self.by_alias.get(normalize_alias(text))
@@ -259,10 +300,13 @@ def build_alias_index(entries: list[ActEntry]) -> AliasIndex:
     auto: dict[str, set[str]] = {}
     loose: dict[str, set[tuple[str, str | None]]] = {}
     initialled: dict[str, set[tuple[str, str | None]]] = {}
+    ended: dict[tuple[str, ...], set[tuple[str, str | None]]] = {}
     for entry in entries:
         # a year read from a table is a float (1989.0), or NaN when unknown
         enacted = str(int(entry.year)) if entry.year and entry.year == entry.year else None
         initialled.setdefault(acronym(entry.title), set()).add((entry.act_code, enacted))
+        for ending in endings(entry.title):
+            ended.setdefault(ending, set()).add((entry.act_code, enacted))
         for name in (entry.title, *entry.aliases):
             key, _ = loose_name(name)
             if key:
@@ -284,4 +328,4 @@ def build_alias_index(entries: list[ActEntry]) -> AliasIndex:
             by_alias[key] = next(iter(codes))
         else:
             ambiguous[key] = sorted(codes)
-    return AliasIndex(by_alias, ambiguous, loose, initialled)
+    return AliasIndex(by_alias, ambiguous, loose, initialled, ended)

@@ -27,7 +27,14 @@ import pandas as pd
 from nyaya.citations.statutes import SECTION, UNKNOWN_ACT
 from nyaya.settings import Settings
 from nyaya.statutes.indiacode import normalize_section_number
-from nyaya.statutes.registry import AliasIndex, acronym, initials, normalize_alias
+from nyaya.statutes.registry import (
+    AliasIndex,
+    acronym,
+    endings,
+    initials,
+    normalize_alias,
+    shortened,
+)
 from nyaya.tables import read_table
 from nyaya.verify.model import CORROBORATED, UNVERIFIABLE
 
@@ -147,10 +154,13 @@ class AbsentActs:
         # `acronym` of its name ("IDA": the Industrial Disputes Act, 1947)
         self._by_key: dict[str, list[tuple[str, AbsentAct]]] = defaultdict(list)
         self._initialled: dict[str, list[tuple[str, AbsentAct]]] = defaultdict(list)
+        self._ended: dict[tuple[str, ...], list[tuple[str, AbsentAct]]] = defaultdict(list)
         for (key, year), act in sorted(self.acts.items()):
             if act.corroborated:
                 self._by_key[key].append((year, act))
                 self._initialled[acronym(act.name)].append((year, act))
+                for ending in endings(act.name):
+                    self._ended[ending].append((year, act))
 
     @classmethod
     def from_tables(cls, mentions: pd.DataFrame, judgments: pd.DataFrame,
@@ -192,18 +202,26 @@ class AbsentActs:
         Industrial Disputes Act, 1947), of its year when written, one per year (the name most
         judgments write); [] for a name that is not initials."""
         read = initials(written)
-        if read is None:
-            return []
-        key, year = read
-        # one Act per year: "I.D. Act, 1947" is the "Industrial Disputes Act, 1947" of most
-        # judgments
-        acts: dict[str, AbsentAct] = {}
-        for enacted, act in self._initialled.get(key, ()):
-            known = acts.get(enacted)
-            if (year is None or enacted == year) and (
-                    known is None or len(act.judgments) > len(known.judgments)):
-                acts[enacted] = act
-        return sorted(acts.values(), key=lambda act: act.name)
+        return [] if read is None else _one_a_year(self._initialled.get(read[0], ()), read[1])
+
+    def by_ending(self, written: str) -> list[AbsentAct]:
+        """The Acts enough judgments cite whose name is, or ends with, what is written ("the
+        Gratuity Act": the Payment of Gratuity Act, 1972), as `by_initials`; [] for a name
+        that tells nothing (`shortened`)."""
+        read = shortened(written)
+        return [] if read is None else _one_a_year(self._ended.get(read[0], ()), read[1])
+
+
+def _one_a_year(named: Iterable[tuple[str, AbsentAct]], year: str | None) -> list[AbsentAct]:
+    """The Acts of `year` (any, when None), one per year: "I.D. Act, 1947" is the "Industrial
+    Disputes Act, 1947" of most judgments."""
+    acts: dict[str, AbsentAct] = {}
+    for enacted, act in named:
+        known = acts.get(enacted)
+        if (year is None or enacted == year) and (
+                known is None or len(act.judgments) > len(known.judgments)):
+            acts[enacted] = act
+    return sorted(acts.values(), key=lambda act: act.name)
 
 
 @lru_cache(maxsize=NAMES_CACHED)

@@ -356,10 +356,11 @@ class StatuteChecker:
         may be initials (`UnreadName.unsure`), else NOT_FOUND."""
         if name.absent is not None:
             return _absent_act_verdict(verdict, name.absent)
-        if name.initials_of:
+        if name.candidates:
             verdict.status = UNVERIFIABLE
             verdict.reason = f"{name.unsure()}; check it before relying on it."
-            verdict.matched = {"initials_of": list(name.initials_of)}
+            verdict.matched = ({"initials_of": list(name.initials_of)} if name.initials_of
+                               else {"ending_of": list(name.ending_of)})
             return verdict
         if mention.problem in (None, ACT_NOT_NAMED):  # a number with no Act: none to doubt
             verdict.status = UNVERIFIABLE
