@@ -75,7 +75,7 @@ ARTICLE_CITED = re.compile(
     re.IGNORECASE)
 SECTION_WORD = re.compile(
     r"(?:\bsections?\b\.?|\bsecs?\b\.?|(?<![\w.])s\.|(?<![\w.])ss\.|\bu/s\.?)\s*(?P<number>\d+(?:-[A-Z]{1,4}\b|[A-Za-z]{0,4}))"
-    r"(?P<unit>(?:\s?\([0-9A-Za-z]{1,6}\))*)",
+    + UNIT_WRITTEN,
     re.IGNORECASE,
 )
 BARE_NUMBER = re.compile(
@@ -438,7 +438,7 @@ class StatuteLookup:
             if len(listed) > 1:
                 return [self.resolve(ParsedCitation(
                     text, m.act_code, m.section, m.unit,
-                    None if m.act_code else m.problem or "no Act named", m.kind,
+                    None if m.act_code else m.problem or NO_ACT_NAMED, m.kind,
                     act_written=None if m.act_code else m.act_text,
                     dated=bool(m.act_text and YEAR.search(m.act_text)))) for m in listed]
         return [self.resolve(cited)]
@@ -531,7 +531,7 @@ class StatuteLookup:
             return None
         cited = lead["number"].upper()
         numbered = self._numbered_units(key, row)
-        if not numbered or cited in numbered or f"({cited})" in row["text"].upper():
+        if not numbered or cited in numbered or f"({cited})" in (row["text"] or "").upper():
             return None
         last = max(numbered, key=_unit_order)
         if _unit_order(cited) <= _unit_order(last):
