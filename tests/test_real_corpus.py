@@ -354,6 +354,8 @@ def test_rrf_offline_and_inside_qdrant_agree_on_real_queries(main_run):
     (["Article 19(1)(g)"], 0, "VERIFIED", {"act_code": "COI", "section_number": "19",
                                            "unit": "(1)(g)"}),
     (["Article 291"], 1, "NOT_IN_FORCE", {"act_code": "COI", "section_number": "291"}),
+    # in law since an amendment later than the source's text (nyaya/facts/known_gaps.yaml)
+    (["Article 371J"], 1, "UNVERIFIABLE", {"act_code": "COI", "section_number": "371J"}),
     (["Section 103(7) BNS"], 1, "UNVERIFIABLE", {"act_code": "BNS_2023", "unit": "(7)"}),
     # an Act the corpus lacks, its section cited by many of the judgments (absent_acts)
     (["Section 25F of the Industrial Disputes Act"], 1, "CORROBORATED",

@@ -794,6 +794,21 @@ def test_an_article_dropped_before_the_text_was_printed_is_not_in_force_not_inve
     assert verdict.status == status and says in verdict.reason, verdict.reason
 
 
+@pytest.mark.parametrize(("citation", "says"), [
+    ("Article 371J of the Constitution", "inserted by the Constitution (Ninety-eighth Amendment)"),
+    ("Article 279A of the Constitution", "(One Hundred and First Amendment) Act, 2016"),
+])
+def test_an_article_inserted_after_the_source_was_made_is_unverifiable(citation, says):
+    """The Constitution's source holds its text of about 2011: Articles inserted since (the
+    GST Council's 279A, Karnataka's 371J) exist in law, so they are UNVERIFIABLE, never
+    NOT_FOUND (nyaya/facts/known_gaps.yaml)."""
+    constitution = [_act("COI", "The Constitution of India", 1950, aliases=["Constitution"],
+                         era="constitution", applicable_from="1950-01-26")]
+    checker = StatuteChecker(REGISTRY + constitution, SECTIONS, TRANSITIONS)
+    verdict = _one(f"The State relied on {citation}.", checker)
+    assert verdict.status == "UNVERIFIABLE" and says in verdict.reason, verdict.reason
+
+
 SCHEDULE_ACTS = [
     _act("CPC_1908", "The Code of Civil Procedure, 1908", 1908,
          aliases=["CPC", "Code of Civil Procedure"], era="pre_constitution",
