@@ -57,7 +57,7 @@ Statute classes (sections, act_registry, law_transition_map, sub_sections, inges
   it (1) to (m) without a hole, cited with a sub-section 1, 2, 3 or 5 past (m) that its text
   does not print ("Section 103(4) BNS"; 103 has (1) and (2)), with its own title as the
   context; spread like real_statute, no date. Right: UNVERIFIABLE (not in the text held; an
-  earlier text of the Act may have had it, so not NOT_FOUND).
+  earlier or later text of the Act may have it, so not NOT_FOUND).
 Titles that name other provisions ("... under section 84 ...") are not used as context: they
 would put a second citation in the sentence.
 

@@ -525,7 +525,8 @@ class StatuteLookup:
         sub-sections and the one cited comes after the last of them ("Section 103(7) BNS": 103
         has (1) and (2)); None when it is there, or when the text cannot tell (no numbered
         sub-sections read, or a number inside the range the parser may have missed). Not
-        NOT_FOUND: an earlier text of the Act may have had it (Article 123(4), 1975-1979)."""
+        NOT_FOUND: another text of the Act may have it, an earlier one (Article 123(4),
+        1975-1979) or one later than the source's (Article 15(6), 2019)."""
         lead = LEAD_UNIT.match(unit)
         if lead is None:
             return None
@@ -542,8 +543,8 @@ class StatuteLookup:
                                      rf"\({re.escape(cited)}\)", note, re.IGNORECASE)), None)
         noted = f"; India Code notes: '{' '.join(dropped.split())}'" if dropped else ""
         return (f"{label} is held, but its text numbers sub-sections (1) to ({last}): it has no "
-                f"sub-section ({cited}){noted}. It may be of an earlier text of the Act, or not "
-                "exist")
+                f"sub-section ({cited}){noted}. It may be of another text of the Act than the one "
+                "held, earlier or later, or not exist")
 
     def _numbered_units(self, key: tuple[str, str], row: dict) -> frozenset[str]:
         """The section's numbered sub-sections as its text prints them ("1", "1A", "2"),

@@ -756,7 +756,7 @@ def test_a_sub_section_after_the_last_the_text_numbers_is_not_verified(citation,
                                                                         says):
     """"Section 64(7) BNS" names a section that exists and a sub-section its text does not
     have: UNVERIFIABLE, with the numbering held, so neither VERIFIED nor called invented (an
-    earlier text of the Act may have had it)."""
+    earlier or later text of the Act may have it)."""
     checker = StatuteChecker(REGISTRY, SECTIONS + NUMBERED, TRANSITIONS)
     result = checker.lookup.lookup(citation)
     assert result.status == status, result.reason
