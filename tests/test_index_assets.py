@@ -538,6 +538,10 @@ def test_serve_answers_over_http(fixture_settings):
         status, found = post("/lookup", {"citation": citation})
         assert status == 200 and found["status"] == "VERIFIED"
         assert found["section_number"] == target["section_number"]
+        # a text naming two provisions: a list, as `nyaya lookup --json` prints
+        status, listed = post("/lookup", {"citation": f"{citation} and {citation}"})
+        assert status == 200 and [r["section_number"] for r in listed] == [
+            target["section_number"]] * 2
         status, report = post("/verify", {"text": f"As held under {citation}.",
                                           "as_of": "2025-01-01"})
         assert status == 200 and report["citations"][0]["status"] == "VERIFIED"
