@@ -79,7 +79,8 @@ or a registry record; only citations held for exactly one case are used as real 
   it cannot be a pinpoint into the same judgment; held by no source); impossible_year (SCC
   before 1969, AIR SC before 1950, INSC or SCC of 2040-2049),
   impossible_volume (SCC volume 25-60, SCR volume 35-60 in one year), impossible_page (AIR SC
-  page 4500+, SCC page 2000+, an INSC number three times the year's range), the last three
+  page 500 past the most its series runs to, nyaya/facts/reporters.yaml; SCC page 2000+; an
+  INSC number three times the year's range), the last three
   with a real registry name or an invented one. Invented names make a pairing fabricated
   whatever the number; a real case has one neutral and one SCR citation, so a moved one is
   not its citation. Right: NOT_FOUND (or NAME_MISMATCH as said).
@@ -127,6 +128,7 @@ from pathlib import Path
 import pandas as pd
 
 from nyaya.citations.cases import NEUTRAL, REPORTER, case_name_key, extract_case_citations
+from nyaya.citations.reporters import series_ranges
 from nyaya.lookup import untexted_sections
 from nyaya.settings import Settings
 from nyaya.statutes.indiacode import normalize_section_number
@@ -170,6 +172,7 @@ LETTER_COMPLETE = ("BNS_2023", "BNSS_2023", "BSA_2023", "IPC_1860")
 TRUNCATION_REASONS = {"trailing_text_not_sectioned", "no_sections_found", "section_body_not_found"}
 MAX_WRITTEN_NUMBER = 999
 PAST_END_STEPS = (1, 2, 3, 5, 10, 25, 50, 100, 250, 500)
+AIR_SC_PAGES = series_ranges()["AIR SC"].page_max  # no AIR SC volume runs further
 SUB_SECTION_STEPS = (1, 2, 3, 5)  # how far past a section's last sub-section a citation goes
 NUMBERED_UNIT = re.compile(r"\((\d+)\)")  # a sub-section's key after its section: "(2)"
 SECTION_KEYWORDS = ("Section {n}", "s. {n}", "u/s {n}", "Sec. {n}")
@@ -943,7 +946,7 @@ def _fabricated_cases(t: _Tables, rng: random.Random, n: int, registry: list) ->
     def impossible_page() -> tuple | None:
         year = rng.choice(years)
         return named(unheld(lambda: rng.choice((
-            f"AIR {rng.randint(1955, 2010)} SC {rng.randint(4500, 9999)}",
+            f"AIR {rng.randint(1955, 2010)} SC {rng.randint(AIR_SC_PAGES + 500, 9999)}",
             f"({max(year, 1975)}) {rng.randint(1, PLAUSIBLE_VOLUME)} SCC "
             f"{rng.randint(2000, 9999)}",
             f"{year} INSC {3 * top[year] + rng.randint(1, 900)}",

@@ -168,7 +168,9 @@ VALIDATOR_CASES = [
     ("JT 1985 (2) SC 100", "authority", panel.INVALID, "reporter_timing_wrong"),
     ("AIR 1948 SC 12", "authority", panel.INVALID, "reporter_timing_wrong"),
     ("AIR 1960 PC 12", "authority", panel.INVALID, "reporter_court_mismatch"),
-    ("AIR 1982 SC 5000", "authority", panel.INVALID, "page_unreasonable"),
+    ("AIR 1982 SC 7000", "authority", panel.INVALID, "page_unreasonable"),
+    # high, not impossible: the privacy judgment is AIR 2017 SC 4161
+    ("AIR 2017 SC 4161", "authority", panel.UNCERTAIN, "unusual_volume_page"),
     ("(2031) 2 SCC 100", "authority", panel.INVALID, "year_implausible"),
     ("(2031) 2 SCC 100", "temporal", panel.INVALID, "future_dated"),
     ("AIR 1948 SC 12", "temporal", panel.INVALID, "temporal_impossibility"),
