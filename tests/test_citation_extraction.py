@@ -587,6 +587,12 @@ def test_case_name_forms_are_read_whole(text: str, name: str) -> None:
     ("In Ram Singh v. Union of India the Court held so, AIR 1978 SC 597.", None),
     ("In Ram Singh v. Mohan Lal and the Court, AIR 1978 SC 597.", None),
     ("See Ram Singh v. Mohan Lal of the Court, AIR 1978 SC 597.", None),
+    # "of the" inside a party's name, and a party's number, before its citation
+    ("See Union of India v. National Federation of the Blind, AIR 2009 SC 100.",
+     "Union of India v. National Federation of the Blind"),
+    ("See Dalmia Power Ltd. v. Assistant Commissioner of Income Tax Circle 1, [2008] 11 SCR "
+     "431.", "Dalmia Power Ltd. v. Assistant Commissioner of Income Tax Circle 1"),
+    ("In Ram v. Shyam, 12, AIR 1978 SC 597.", None),  # a number after a comma: no name's
     ("In Ram v. Shyam at page 5, AIR 1978 SC 597.", None),
     ("In Ram v. Shyam. AIR 1978 SC 597 was cited.", None),  # a sentence apart
     ("In Ram v. Shyam - the court held, AIR 1978 SC 597.", None),

@@ -543,7 +543,8 @@ TRAILING_CONNECTORS = CONNECTORS - PARTY_TAIL
 # Reporter abbreviations stop a name as printed ("AIR", "S.C.C."), not as words ("Air Cargo").
 REPORTER_STOP = {"air", "scc", "scr", "jt", "insc", "indlaw", "scale", "a.i.r.", "s.c.c.",
                  "s.c.r.", "itr"}
-# "the" inside a name: "State Represented Through the Inspector of Police", "Rep. by the".
+# "the" inside a name: "State Represented Through the Inspector of Police", "Rep. by the"; and
+# "National Federation of the Blind", though not "of the Court" (`GENERIC_NAMES`)
 BEFORE_INNER_THE = {"through", "thr", "thr.", "tr.", "by", "rep.", "represented"}
 CAPITAL_NEXT = re.compile(r"\s{1,2}[A-Z]")
 
@@ -558,7 +559,10 @@ def _stops_right(core: str, low: str, prev: str, text: str, end: int) -> bool:
         return False
     if low in ("at", "for") and prev[:1].isalpha() and CAPITAL_NEXT.match(text, end):
         return False  # "High Court of Manipur at Imphal", "High Court of Judicature for"
-    return not (low == "the" and prev in BEFORE_INNER_THE and CAPITAL_NEXT.match(text, end))
+    if low != "the" or not CAPITAL_NEXT.match(text, end):
+        return True
+    return not (prev in BEFORE_INNER_THE or (
+        prev == "of" and _word_after(text, end).lower().strip(EDGE) not in GENERIC_NAMES))
 
 
 class _RightWord(NamedTuple):
@@ -937,6 +941,8 @@ RUN_ON_CHARS = 24 * MAX_RIGHT  # how far after a name's scan a citation may stil
 # the registry prints some titles)
 RUN_ON_START = re.compile(r"(?:,|\.(?=\s{1,2}(?:&|and)\s{1,2}(?:Ors|Anr|Others|Another)\b))?"
                           r"\s{1,2}(?=\S)")
+#: a number inside a party's description, after a word of it: "Circle 1", "Ward No. 12"
+NAME_NUMBER = re.compile(r"\d{1,3}")
 # a name cited alone ends before these ("X v. Y Etc."); one read up to its citation keeps them
 NAME_TAIL = frozenset({"etc", "etc.", "(d)", "(dead)", "(deceased)"})
 
@@ -952,8 +958,14 @@ def _runs_on(words: _Words, start: int, stop: int) -> int | None:
     end, prev = start, ""
     for n, (tok_start, tok_end, tok) in enumerate(words.after(lead.end(), stop)):
         word = _run_on_word(tok)
-        if n >= MAX_RIGHT or word.digit:
+        if n >= MAX_RIGHT:
             break
+        if word.digit:  # a party's number ("Income Tax Circle 1"), never a year or a page
+            joined = prev or (n == 0 and "," not in lead.group())  # right after a name's word
+            if not (joined and NAME_NUMBER.fullmatch(tok.rstrip(","))):
+                break
+            end, prev = tok_start + len(tok.rstrip(",")), tok
+            continue
         if word.low:
             if not word.name_like or (word.may_stop and _stops_right(
                     word.core, word.low, prev, text, tok_end)):
