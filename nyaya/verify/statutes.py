@@ -9,6 +9,11 @@ conduct on or after the new codes' commencement is STALE. A section its Act omit
 or the Supreme Court struck down, is NOT_IN_FORCE unless the conduct came before the date the
 note that dropped it gives (never once struck down; `nyaya.statutes.omissions`).
 
+What the text held cannot settle is UNVERIFIABLE, never NOT_FOUND, which calls a citation
+invented: a sub-section past the last one its section's text numbers, a provision the source
+lacks (nyaya/facts/known_gaps.yaml), a section cited with no Act or read as the Act named before
+it, which lacks it.
+
 FALSE_FRIEND rule (deterministic, lexical): the context is the citation's sentence, clipped to
 CONTEXT_CHARS characters either side and without the citation itself. Each section is described
 by its title (weight 2 per word) and the first DESCRIPTION_CHARS characters of its text
@@ -353,7 +358,8 @@ class StatuteChecker:
                             name: UnreadName) -> CitationVerdict:
         """A citation of an Act the registry does not know: judged by the corpus judgments
         that cite it when they are enough (`nyaya.verify.absent_acts`), UNVERIFIABLE when it
-        may be initials (`UnreadName.unsure`), else NOT_FOUND."""
+        may be initials or a shortened name (`UnreadName.unsure`) or names no Act at all
+        (`StatuteLookup.unnamed`), else NOT_FOUND."""
         if name.absent is not None:
             return _absent_act_verdict(verdict, name.absent)
         if name.candidates:
