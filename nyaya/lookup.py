@@ -369,7 +369,8 @@ class StatuteLookup:
         "and" dropped or added (`AliasIndex.loosely`), an Act the corpus lacks that its
         judgments cite (`absent_act`), else the Acts, held or not, whose title's initials it
         is ("PWDV Act", "ID Act"): the one registry Act of those initials is read as that
-        Act; else the Acts they may be are named.
+        Act; else the Acts they may be are named, and so are those the initials of whose
+        title's last words it is ("GST Act") or whose names end with it ("the Stamp Act").
         Verification and lookup only: corpus extraction reads the aliases alone."""
         if not written:
             return UnreadName()
@@ -386,6 +387,9 @@ class StatuteLookup:
             return UnreadName(written, held=codes[0], read_as_initials=True)
         # an Act the corpus lacks is never read from initials alone: its judgments could
         # only corroborate a guess
+        # the initials of a title's last words, when no whole title has them, are a guess too
+        # ("GST Act": a Goods and Services Tax Act, or the General Sales Tax Act)
+        codes = codes or self.aliases.by_ending_initials(written)
         titles = sorted(self.acts[code]["title"] for code in codes)
         if titles or absents:
             return UnreadName(written, initials_of=(*titles, *(act.name for act in absents)))

@@ -105,6 +105,28 @@ def test_a_shortened_name_is_every_act_whose_title_ends_so(written, acts):
     assert LOOSE_REGISTRY.by_ending(written) == acts
 
 
+GST_REGISTRY = build_alias_index([
+    _entry("CGSTA_2017", "The Central Goods and Services Tax Act, 2017", 2017.0, []),
+    _entry("IGSTA_2017", "The Integrated Goods and Services Tax Act, 2017", 2017.0, []),
+    _entry("CSTA_1956", "The Central Sales Tax Act, 1956", 1956.0, []),
+    _entry("CSTA_1993", "The SAARC Convention (Suppression of Terrorism) Act, 1993", 1993.0, []),
+])
+
+
+@pytest.mark.parametrize(("written", "whole", "ending"), [
+    # the initials of a title's last four words or more: the Goods and Services Tax Acts
+    ("GST Act", [], ["CGSTA_2017", "IGSTA_2017"]),
+    ("GST Act, 2017", [], ["CGSTA_2017", "IGSTA_2017"]),
+    ("GST Act, 1939", [], []),
+    # a whole title's initials, and a title's last words' ("Convention (Suppression of
+    # Terrorism) Act"): the lookup reads the latter only when no whole title has them
+    ("C.S.T. Act", ["CSTA_1956"], ["CSTA_1956", "CSTA_1993"]),
+])
+def test_initials_of_a_titles_last_words(written, whole, ending):
+    assert GST_REGISTRY.by_initials(written) == whole
+    assert GST_REGISTRY.by_ending_initials(written) == ending
+
+
 @pytest.mark.parametrize(("title", "expected"), [
     ("The Advocates Act, 1961", "AA"),
     ("The Acquired Territories (Merger) Act, 1960", "ATMA"),

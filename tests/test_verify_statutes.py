@@ -1106,6 +1106,27 @@ def test_a_shortened_act_name_is_a_guess_naming_the_acts_it_may_be(initials_chec
     assert initials_checker.lookup.lookup(text).status == UNVERIFIABLE
 
 
+def test_gst_act_is_a_guess_among_the_acts_of_those_initials():
+    """"GST Act" is no registry title's initials; it is those of the Central and Integrated
+    Goods and Services Tax Acts' last words, and of the General Sales Tax Act, 1939 that
+    judgments cite: UNVERIFIABLE naming all three, never one read as meant."""
+    registry = [_act(code, title, 2017, aliases=[], era="post_constitution",
+                     applicable_from=None)
+                for code, title in (("CGSTA_2017", "The Central Goods and Services Tax Act, 2017"),
+                                    ("IGSTA_2017", "The Integrated Goods and Services Tax Act, "
+                                     "2017"))]
+    sections = [{**_section("CGSTA_2017", "16", "Eligibility for input tax credit", "Text."),
+                 "status": "in_force"}]
+    absent = [("J1", "General Sales Tax Act, 1939", "5"), ("J2", "General Sales Tax Act, 1939",
+                                                           "5")]
+    verdict = _one("Credit is claimed under Section 16 of the GST Act.",
+                   _with_absent(registry, sections, absent))
+    assert verdict.status == UNVERIFIABLE, verdict.reason
+    assert ("as initials it may be the Central Goods and Services Tax Act, 2017, the Integrated "
+            "Goods and Services Tax Act, 2017 and the General Sales Tax Act, 1939"
+            ) in verdict.reason
+
+
 # --- a provision the registry Act lacks, of the same-named Act of another year ---------------
 
 OLDER_REGISTRY = [_act("CrPC_1973", "The Code of Criminal Procedure, 1973", 1973,

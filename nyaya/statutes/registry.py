@@ -214,6 +214,11 @@ UNTELLING_WORDS = frozenset({"amendment", "amending", "validation", "validating"
                              "second", "third", "supplementary", "repealing", "act", "code"})
 
 
+#: the fewest last words of a title whose initials may be its name ("Goods and Services Tax
+#: Act": "GST Act"); two ("Tax Act": "TA") would name dozens
+INITIALLED_ENDING = 4
+
+
 def endings(name: str) -> list[tuple[str, ...]]:
     """The names an Act's name may be written as, whole or shortened to its last words down
     to the last two ("Indian Stamp Act" gives "indian stamp act" and "stamp act"), leaving out
@@ -243,6 +248,8 @@ class AliasIndex:
     initialled: dict[str, set[tuple[str, str | None]]] = field(default_factory=dict)
     #: the `endings` of every title -> the (act_code, year) of the Acts whose titles end so
     ended: dict[tuple[str, ...], set[tuple[str, str | None]]] = field(default_factory=dict)
+    #: `acronym` of every title's endings of INITIALLED_ENDING words or more -> its Acts
+    ending_initialled: dict[str, set[tuple[str, str | None]]] = field(default_factory=dict)
 
     def loosely(self, written: str) -> str | None:
         """The one Act whose title or alias `written` differs from only in "the", "of" and
@@ -260,6 +267,16 @@ class AliasIndex:
             return []
         key, year = read
         return sorted(_of_year(self.initialled.get(key, ()), year))
+
+    def by_ending_initials(self, written: str) -> list[str]:
+        """The Acts the initials of whose title's last words (INITIALLED_ENDING or more) it is
+        ("GST Act": the Central, Integrated and Union Territory Goods and Services Tax Acts), of
+        its year when written; [] for a name that is not initials."""
+        read = initials(written)
+        if read is None:
+            return []
+        key, year = read
+        return sorted(_of_year(self.ending_initialled.get(key, ()), year))
 
     def by_ending(self, written: str) -> list[str]:
         """The Acts whose title ends with what is written ("Stamp Act": the Indian Stamp Act,
@@ -301,12 +318,16 @@ def build_alias_index(entries: list[ActEntry]) -> AliasIndex:
     loose: dict[str, set[tuple[str, str | None]]] = {}
     initialled: dict[str, set[tuple[str, str | None]]] = {}
     ended: dict[tuple[str, ...], set[tuple[str, str | None]]] = {}
+    ending_initialled: dict[str, set[tuple[str, str | None]]] = {}
     for entry in entries:
         # a year read from a table is a float (1989.0), or NaN when unknown
         enacted = str(int(entry.year)) if entry.year and entry.year == entry.year else None
         initialled.setdefault(acronym(entry.title), set()).add((entry.act_code, enacted))
         for ending in endings(entry.title):
             ended.setdefault(ending, set()).add((entry.act_code, enacted))
+            if len(ending) >= INITIALLED_ENDING:
+                ending_initialled.setdefault(acronym(" ".join(ending)), set()).add(
+                    (entry.act_code, enacted))
         for name in (entry.title, *entry.aliases):
             key, _ = loose_name(name)
             if key:
@@ -328,4 +349,4 @@ def build_alias_index(entries: list[ActEntry]) -> AliasIndex:
             by_alias[key] = next(iter(codes))
         else:
             ambiguous[key] = sorted(codes)
-    return AliasIndex(by_alias, ambiguous, loose, initialled, ended)
+    return AliasIndex(by_alias, ambiguous, loose, initialled, ended, ending_initialled)
