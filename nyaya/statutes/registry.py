@@ -262,21 +262,13 @@ class AliasIndex:
         """The Acts whose title's initials `written` is ("SR Act": the Specific Relief Act,
         1963, the Societies Registration Act, 1860 and two more), of its year when written;
         [] for a name that is not initials."""
-        read = initials(written)
-        if read is None:
-            return []
-        key, year = read
-        return sorted(_of_year(self.initialled.get(key, ()), year))
+        return _initialled_as(self.initialled, written)
 
     def by_ending_initials(self, written: str) -> list[str]:
         """The Acts the initials of whose title's last words (INITIALLED_ENDING or more) it is
         ("GST Act": the Central, Integrated and Union Territory Goods and Services Tax Acts), of
         its year when written; [] for a name that is not initials."""
-        read = initials(written)
-        if read is None:
-            return []
-        key, year = read
-        return sorted(_of_year(self.ending_initialled.get(key, ()), year))
+        return _initialled_as(self.ending_initialled, written)
 
     def by_ending(self, written: str) -> list[str]:
         """The Acts whose title ends with what is written ("Stamp Act": the Indian Stamp Act,
@@ -298,6 +290,12 @@ class AliasIndex:
             if alias in key and (best is None or len(alias) > len(best[1])):
                 best = (code, alias)
         return best
+
+
+def _initialled_as(named: dict[str, set[tuple[str, str | None]]], written: str) -> list[str]:
+    """The act codes `named` holds under the initials `written` is, of its year when written."""
+    read = initials(written)
+    return [] if read is None else sorted(_of_year(named.get(read[0], ()), read[1]))
 
 
 def _of_year(named: Iterable[tuple[str, str | None]], year: str | None) -> set[str]:
