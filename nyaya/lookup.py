@@ -484,7 +484,7 @@ class StatuteLookup:
                              "in the sections table")
             dropped = dropped_provisions().get(key)
             if dropped:
-                result.omission = omission(dropped[0], dropped[1], None)
+                result.omission = dropped
                 result.status, result.known_gap = NOT_IN_FORCE, "its source prints no entry for it"
                 result.reason = (f"{provision_label(cited.act_code, cited.section_number)} is not "
                                  f"in the sections table: it was {result.omission.describe()}")
@@ -508,9 +508,8 @@ class StatuteLookup:
         if not _text(act.get("repealed_on")):
             result.omission = omission(row["status"], row.get("text"), row.get("footnotes"),
                                        row["section_number"])
-        voided = struck_down().get(key)
-        if voided:  # void whatever its Act's fate, so a repealed code's section too
-            result.omission = Omission(STRUCK_DOWN, voided, None)
+        # void whatever its Act's fate, so a repealed code's section too
+        result.omission = struck_down().get(key) or result.omission
         if result.omission is not None:  # read as today's law: no date is given
             result.status = NOT_IN_FORCE
             result.reason = f"{result.omission.describe()}; no longer law"

@@ -17,6 +17,7 @@ from importlib import resources
 import yaml
 
 from nyaya.statutes.indiacode import normalize_section_number
+from nyaya.statutes.omissions import STRUCK_DOWN, Omission, omission
 
 NAVEEN_SANHITAS = "naveen_sanhitas"
 COLONIAL_CODES = "colonial_codes"
@@ -67,25 +68,27 @@ def known_gaps() -> dict[tuple[str, str], str]:
 
 
 @cache
-def dropped_provisions() -> dict[tuple[str, str], tuple[str, str]]:
-    """(act_code, normalized provision) -> (omitted or repealed, the note that dropped it), for
-    provisions the corpus's source prints no entry for (nyaya/facts/known_gaps.yaml)."""
+def dropped_provisions() -> dict[tuple[str, str], Omission]:
+    """(act_code, normalized provision) -> its omission (omitted or repealed, the note that
+    dropped it, its date), for provisions the corpus's source prints no entry for
+    (nyaya/facts/known_gaps.yaml)."""
     dropped = {}
     for row in _facts_file("known_gaps.yaml")["provisions_dropped_before_the_text"]:
+        gone = omission(row["kind"], row["note"], None)
         for written in row["provisions"]:
             first, _, last = str(written).partition("-")
             numbers = map(str, range(int(first), int(last) + 1)) if last else [first]
             for number in numbers:
-                dropped[(row["act_code"], normalize_section_number(number))] = (
-                    row["kind"], row["note"])
+                dropped[(row["act_code"], normalize_section_number(number))] = gone
     return dropped
 
 
 @cache
-def struck_down() -> dict[tuple[str, str], str]:
-    """(act_code, normalized section) -> the note naming the judgment that struck it down, for
-    sections whose source prints none (nyaya/facts/struck_down.yaml)."""
-    return {(row["act_code"], normalize_section_number(str(row["section"]))): row["note"]
+def struck_down() -> dict[tuple[str, str], Omission]:
+    """(act_code, normalized section) -> its omission, with the note naming the judgment that
+    struck it down, for sections whose source prints none (nyaya/facts/struck_down.yaml)."""
+    return {(row["act_code"], normalize_section_number(str(row["section"]))):
+            Omission(STRUCK_DOWN, row["note"], None)
             for row in _facts_file("struck_down.yaml")["struck_down"]}
 
 
