@@ -478,7 +478,12 @@ TITLE_SIBLINGS = [
      "SIBLING_MEANT", "11"),
     # "court" and "fine" tell two titles apart, but a sentence's "Court" or "fine" is no sign
     ("The Court directed the magistrates under Section 11 BNS.", "VERIFIED", None),
-    ("As to execution of sentence of fine, see Section 137 BNS.", "VERIFIED", None),
+    ("The Court imposed a fine and directed the execution of the sentence under Section 137 "
+     "BNS.", "VERIFIED", None),
+    # unless the sentence quotes the sibling's title whole
+    ("As to execution of sentence of fine, see Section 137 BNS.", "SIBLING_MEANT", "140"),
+    ("On courts of Judicial Magistrates, the relevant provision is Section 11 BNS.",
+     "SIBLING_MEANT", "9"),
     ("For execution of sentence of imprisonment in special cases, Section 140 BNS applies.",
      "SIBLING_MEANT", "137"),
     # the section that punishes an offence is cited in the words of the one that defines it
@@ -527,11 +532,52 @@ def test_a_title_word_is_read_with_its_definition(sections, status):
     assert verdict.status == status, verdict.reason
 
 
+_chapter_xvii = _in_chapter("XVII", "IPC_1860")
+QUOTED = [
+    _chapter_viii("25", "Confession to police officer not to be proved",
+                  "No confession made to a police officer shall be proved as against a person."),
+    _chapter_viii("26", "Confession by accused while in custody of police not to be proved "
+                  "against him", "No confession made by any person whilst he is in the custody "
+                  "of a police officer shall be proved as against such person."),
+    _chapter_xvii("405", "Criminal breach of trust",
+                  "Whoever, being in any manner entrusted with property, dishonestly "
+                  "misappropriates it."),
+    _chapter_xvii("409", "Criminal breach of trust by public servant, or by banker, merchant or "
+                  "agent", "Whoever, being a public servant, commits criminal breach of trust."),
+]
+
+
+@pytest.mark.parametrize(("text", "status", "meant"), [
+    # the titles share too few words to be siblings, but the sentence quotes one whole
+    ("As to confession by accused while in custody of police not to be proved against him, see "
+     "s. 25 IPC.", "SIBLING_MEANT", "26"),
+    # the cited title's own word is there: the sentence may speak of both
+    ("A confession to a police officer while in custody of police not to be proved against "
+     "him, s. 25 IPC.", "VERIFIED", None),
+    # the offence a cited section aggravates is named beside it, rightly
+    ("The accused, a public servant, committed criminal breach of trust and was convicted "
+     "under Section 409 IPC.", "VERIFIED", None),
+    ("He was charged with criminal breach of trust under Section 409 IPC.", "VERIFIED", None),
+])
+def test_a_sibling_whose_title_is_quoted_whole_is_named(text, status, meant):
+    """A title quoted word for word says what the sentence is about, however few words it
+    shares with the cited title and however common they are."""
+    checker = StatuteChecker(REGISTRY, SECTIONS + QUOTED, TRANSITIONS)
+    (verdict,) = verify_statutes(text, checker)
+    assert verdict.status == status, verdict.reason
+    if meant:
+        assert [(s["act_code"], s["section_number"]) for s in verdict.successors] == [
+            ("IPC_1860", meant)]
+        assert "quotes IPC_1860 s.26's title whole" in verdict.reason
+
+
 @pytest.mark.parametrize(("word", "stem"), [
     ("sentence", "sentenc"), ("sentences", "sentenc"), ("Magistrate", "magistrat"),
     ("magistrates", "magistrat"), ("witness", "witness"), ("witnesses", "witness"),
     ("declared", "declar"), ("declare", "declar"), ("committed", "commit"),
     ("case", "case"), ("cases", "case"),
+    ("penalty", "penalti"), ("penalties", "penalti"), ("copy", "copi"), ("copies", "copi"),
+    ("delay", "delay"),
 ])
 def test_stems_meet_across_plurals_and_a_final_e(word, stem):
     from nyaya.verify.statutes import _stem

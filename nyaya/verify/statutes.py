@@ -35,7 +35,12 @@ the context holds none of the cited title's distinguishing words and some of the
 other than TITLE_WORDS (a judgment's "the Court" or "fine" is no sign), weighing at least
 SIBLING_DISTINCT by how rare they are among the chapter's titles (log(N / titles holding the
 word)), and the sibling's description (as for FALSE_FRIEND) overlaps the sentence by at least
-FF_MARGIN more than the cited one's; two siblings that tie are left alone. A phrase that cites
+FF_MARGIN more than the cited one's; two siblings that tie are left alone. A sentence that
+quotes a section's whole title (QUOTED_TERMS words or more, word for word) describes it: a section
+of the chapter whose title shares SIBLING_SHARED words with the cited one's, and is not a part of
+it (IPC 405 "Criminal breach of trust" is named beside 409, which aggravates it), is the one
+meant when none of the cited title's own words is in the sentence and its description fits the
+sentence at least as well; its words need not be rare, and boilerplate counts. A phrase that cites
 two sections or more ("sections 286 and 287 BNS", "section 302 read with section 34 IPC") is
 not judged: its sentence is the list's. Sections are counted as the extractor parsed them, so
 an Act's year ("Section 287 of the Bharatiya Nyaya Sanhita, 2023", "BNS_2023 s.287") or a
@@ -115,6 +120,8 @@ FF_RATIO = 2.0
 SIBLING_SHARED = 2
 SIBLING_JACCARD = 0.4
 SIBLING_DISTINCT = 1.0  # log(N / df): a word in at most a third of the chapter's titles
+QUOTED_TERMS = 3  # a title quoted whole names three words or more ("Power to make rules")
+PHRASE_WORD = re.compile(r"[a-z0-9]+")
 
 REMOVE = "remove this citation; do not renumber or substitute"
 
@@ -146,7 +153,7 @@ TITLE_WORDS = {"imprisonment", "description", "term", "extend", "year", "fine", 
 def _stem(word: str) -> str:
     """Word -> stem, each distinct word once (section texts share most of their words). A
     final "e" goes too, so that "sentence" and "sentences", "Magistrate" and "Magistrates"
-    meet; "witness" keeps its "ss" to meet "witnesses"."""
+    meet; "witness" keeps its "ss" to meet "witnesses"; a final "y" after a consonant is "i"."""
     stem = word
     for suffix in SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 4 and not (
@@ -156,6 +163,8 @@ def _stem(word: str) -> str:
             if suffix in ("ed", "ing", "ings") and stem[-1] == stem[-2] and stem[-1] not in "lsz":
                 stem = stem[:-1]
             break
+    if len(stem) > 3 and stem.endswith("y") and stem[-2] not in "aeiou":
+        return stem[:-1] + "i"  # "penalty" meets "penalties", "copy" meets "copies"
     return stem[:-1] if stem.endswith("e") and len(stem) > 4 else stem
 
 
@@ -201,6 +210,20 @@ def citation_context(text: str, start: int, end: int) -> str:
     return text[lo:start] + " " + text[end:hi]
 
 
+def _phrase(text: str) -> str:
+    """Text as its lower-cased words, one space apart and one space either side: a title is
+    quoted in a sentence when its phrase is part of the sentence's. A title's closing "etc"
+    is no word of it."""
+    words = PHRASE_WORD.findall(text.lower())
+    return f" {' '.join(words[:-1] if words[-1:] == ['etc'] else words)} "
+
+
+@dataclass(frozen=True)
+class _Sibling:
+    row: dict
+    quoted: bool  # the sentence quotes its whole title (else: its rare words)
+
+
 @dataclass(frozen=True)
 class _FalseFriend:
     other_act: str
@@ -238,6 +261,8 @@ class StatuteChecker:
         self._titles: dict[tuple[str, str], dict[tuple[str, str], frozenset[str]]] = {}
         self._weights: dict[tuple[str, str], dict[str, float]] = {}
         self._siblings: dict[tuple[str, str], tuple[frozenset[str], list]] = {}
+        self._quotable: dict[tuple[str, str], list[tuple[tuple[str, str], str,
+                                                         frozenset[str]]]] = {}
 
     def _commencement(self, old: str, new: str) -> tuple[date, str]:
         """When citing `old` became stale, and where that date came from."""
@@ -328,7 +353,7 @@ class StatuteChecker:
         if friend:
             return self._false_friend_verdict(verdict, result, friend)
         sibling = self._sibling_meant(text, mention, result, listed)
-        if sibling:
+        if sibling is not None:
             return self._sibling_verdict(verdict, result, sibling)
         label = provision_label(mention.act_code, result.section_number, mention.unit)
         if self._stale(verdict, label, result, as_of):
@@ -485,7 +510,7 @@ class StatuteChecker:
         return found
 
     def _sibling_meant(self, text: str, mention: StatuteMention, result: LookupResult,
-                       listed: bool | None) -> dict | None:
+                       listed: bool | None) -> _Sibling | None:
         """The sibling section the words around the citation describe instead of the cited
         one (the module docstring's SIBLING_MEANT rule), or None."""
         if mention.kind != "section" or not result.chapter_number:
@@ -493,15 +518,40 @@ class StatuteChecker:
         own = (mention.act_code, normalize_section_number(result.section_number))
         chapter = (mention.act_code, str(result.chapter_number))
         own_title, siblings = self._siblings_of(own, chapter)
-        if not siblings:
+        if not own_title:
             return None
         if listed is None:  # called without the document's mentions: parse the phrase alone
             listed = bool(cites_several(extract_statute_mentions(mention.text, self.aliases)))
         if listed:
             return None  # in a list ("sections 396, 397, 450"), the sentence is the list's
-        weights = self._title_weights(chapter)
         sentence = citation_context(text, mention.group_start, mention.group_end)
         context = _title_terms(sentence)
+        key = self._distinct_sibling(own_title, siblings, context, chapter)
+        # and the sibling's whole description (title and opening text) fits the sentence
+        # clearly better (as well, when its title is quoted): a judge's paraphrase of the
+        # cited section is not flagged
+        if key is not None and self._fits_better(sentence, own, own_title, key, FF_MARGIN):
+            return _Sibling(self.lookup.sections[key], quoted=False)
+        key = self._quoted_sibling(sentence, context, own, own_title, chapter)
+        if key is not None and self._fits_better(sentence, own, own_title, key, 0.0):
+            return _Sibling(self.lookup.sections[key], quoted=True)
+        return None
+
+    def _fits_better(self, sentence: str, own: tuple[str, str], own_title: frozenset[str],
+                     key: tuple[str, str], margin: float) -> bool:
+        """Whether the sibling's description overlaps the sentence by `margin` more than the
+        cited section's, read with its definitions (`_defined_description`)."""
+        chapter = (own[0], str(self.lookup.sections[own].get("chapter_number")))
+        words = _terms(sentence)
+        return overlap_score(words, self._description_of(key)) >= overlap_score(
+            words, self._defined_description(
+                own, own_title - self._chapter_titles(chapter)[key], chapter)) + margin
+
+    def _distinct_sibling(self, own_title: frozenset[str], siblings: list, context: frozenset[str],
+                          chapter: tuple[str, str]) -> tuple[str, str] | None:
+        """The sibling whose rare title words the sentence holds, none of the cited title's
+        own being there; None when none weighs SIBLING_DISTINCT or two tie."""
+        weights = self._title_weights(chapter)
         scored = []
         for key, title in siblings:
             own_distinct, sibling_distinct = own_title - title, title - own_title
@@ -511,16 +561,45 @@ class StatuteChecker:
         scored.sort(reverse=True)
         if not scored or scored[0][0] < SIBLING_DISTINCT or (
                 len(scored) > 1 and scored[1][0] == scored[0][0]):
-            return None  # no rare enough word of a sibling, or two siblings tie
-        key = scored[0][1]
-        # and the sibling's whole description (title and opening text) fits the sentence
-        # clearly better: a judge's paraphrase of the cited section is not flagged
-        words = _terms(sentence)
-        if overlap_score(words, self._description_of(key)) < \
-                overlap_score(words, self._defined_description(
-                    own, own_title - self._chapter_titles(chapter)[key], chapter)) + FF_MARGIN:
             return None
-        return self.lookup.sections[key]
+        return scored[0][1]
+
+    def _quoted_sibling(self, sentence: str, context: frozenset[str], own: tuple[str, str],
+                        own_title: frozenset[str], chapter: tuple[str, str]
+                        ) -> tuple[str, str] | None:
+        """The section of the chapter whose whole title the sentence quotes, word for word,
+        sharing SIBLING_SHARED words with the cited title, no word that sets the cited title
+        apart being in the sentence; None when none, or two as long. Boilerplate words count
+        here ("Courts of Judicial Magistrates" against "Subordination of ..."), and the
+        title's words need not be rare: quoted whole, a title is what the sentence is about."""
+        phrase = None
+        found = []
+        for key, title_phrase, title in self._quotable_titles(chapter):
+            if key == own or not title <= context or len(title & own_title) < SIBLING_SHARED:
+                continue
+            own_distinct = own_title - title
+            if not own_distinct or own_distinct & context or title <= own_title:
+                continue  # a title inside the cited one's ("Criminal breach of trust") is
+                # the offence the cited section aggravates, rightly named beside it
+            phrase = phrase or _phrase(sentence)
+            if title_phrase in phrase:
+                found.append((len(title), key))
+        found.sort(reverse=True)
+        if not found or (len(found) > 1 and found[1][0] == found[0][0]):
+            return None
+        return found[0][1]
+
+    def _quotable_titles(self, chapter: tuple[str, str]
+                         ) -> list[tuple[tuple[str, str], str, frozenset[str]]]:
+        """The chapter's titles of QUOTED_TERMS words or more, with their phrases, once per
+        chapter."""
+        found = self._quotable.get(chapter)
+        if found is None:
+            found = self._quotable[chapter] = [
+                (key, _phrase(str(self.lookup.sections[key].get("title") or "")), title)
+                for key, title in self._chapter_titles(chapter).items()
+                if len(title) >= QUOTED_TERMS]
+        return found
 
     def _defined_description(self, own: tuple[str, str], own_distinct: frozenset[str],
                              chapter: tuple[str, str]) -> dict[str, float]:
@@ -538,19 +617,21 @@ class StatuteChecker:
         return description
 
     def _sibling_verdict(self, verdict: CitationVerdict, result: LookupResult,
-                         sibling: dict) -> CitationVerdict:
+                         found: _Sibling) -> CitationVerdict:
+        sibling = found.row
         cited = provision_label(verdict.act_code, result.section_number, None)
         meant = provision_label(verdict.act_code, sibling["section_number"], None)
         verdict.status = SIBLING_MEANT
         verdict.successors = [{"act_code": verdict.act_code,
                                "section_number": sibling["section_number"],
                                "relation": "sibling in the same chapter"}]
+        signs = (f"the sentence quotes {meant}'s title whole" if found.quoted
+                 else f"{meant}'s are")
         verdict.reason = (
             f"{cited} exists ({result.title}), but the text describes {meant} "
-            f"({sibling.get('title')}), the section beside it with a near-identical title: "
+            f"({sibling.get('title')}), a section of its chapter with a near-same title: "
             f"none of the words that set {cited}'s title apart is in the sentence, and "
-            f"{meant}'s are. Remove this citation; a person must check {meant} before citing "
-            "it.")
+            f"{signs}. Remove this citation; a person must check {meant} before citing it.")
         return verdict
 
     def _false_friend_verdict(self, verdict: CitationVerdict, result: LookupResult,
