@@ -626,6 +626,10 @@ FULL_CITATIONS = [
      "Dr. Yogesh Bhardwaj v. State Of U.P. And Ors."),
     ("In The Divisional Controller, Ksrtc v. Mahadeva Shetty and Anr., 2003 INSC 300, held.",
      "Divisional Controller, Ksrtc v. Mahadeva Shetty and Anr."),
+    # "Etc." after a comma, just before "v."
+    ("See The Assistant Commissioner of Income Tax, Madras, Etc. Etc. v. Thanthi Trust Etc. "
+     "Etc., 2001 INSC 58.", "Assistant Commissioner of Income Tax, Madras, Etc. Etc. v. Thanthi "
+     "Trust Etc. Etc."),
     # a comma after a court's or bench's words opens no party: "The Full Bench, X v. Y"
     ("As the Full Bench, Ram Lal v. Shyam Lal, 1990 INSC 12, held.", "Ram Lal v. Shyam Lal"),
     # "by" before a petitioner's name, not after "(D)", stays out of it

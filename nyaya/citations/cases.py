@@ -487,7 +487,8 @@ def _left_party(words: _Words, pos: int, floor: int) -> tuple[int, int] | None:
             pending = (tok_start, tok_end, tok, word.low)
             prev_start = tok_start
             continue
-        if word.stop or (taken and word.closes) or not word.name_like:
+        if word.stop or not word.name_like or (taken and word.closes and not all(
+                low in ETCS for *_, low in taken)):  # "Madras, Etc. v.": read on over ","
             break
         taken.append((tok_start, tok_end, tok, word.low))
         prev_start = tok_start
@@ -529,6 +530,7 @@ def _trim_left_edge(taken: list[tuple[int, int, str, str]]) -> None:
 MID_NAME_STOP = {"as", "on", "at", "our", "their", "his", "her", "it", "its", "a", "an", "is",
                  "was", "both", "same", "like", "here", "there"}
 DECEASED = {"d", "dead", "deceased"}  # "(D) By Lrs.": a party died, his heirs stand in
+ETCS = {"etc", "etc."}
 
 
 DIGIT = re.compile(r"[0-9]")
