@@ -271,6 +271,12 @@ def test_panel_json_layout() -> None:
     ("M.C. Mehta v. Union of India", "M.C. MEHTA versus UNION OF INDIA & ORS.", True),
     ("S.K. Verma v. Union of India", "S.K. VARMA versus UNION OF INDIA", False),
     ("Sreedharan v. State", "SRIDHARAN versus STATE", False),  # a spelling, but short
+    # "ksh" is written "x", and a name of two words as one
+    ("Kasturilal Laxmi Reddy v. State of J & K",
+     "Kasturi Lal Lakshmi Reddy v. State of Jammu and Kashmir & Another", True),
+    ("Mohan Lal Shamlal Soni v. Union of India", "MOHANLAL SHAMLAL SONI versus UNION OF INDIA",
+     True),
+    ("Kasturilal v. State", "Kasturi Singh v. State", False),
 ])
 def test_name_similarity(written: str, recorded: str, same: bool) -> None:
     from nyaya.verify.cases import NAME_MATCH

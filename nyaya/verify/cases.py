@@ -112,6 +112,20 @@ VOLUME_KEY = re.compile(r"\((?P<year>[0-9]{4})\) (?P<vol>[0-9]+) (?P<reporter>SC
                         r"(?P<page>[0-9]+)$")
 
 
+# Some letters of Indian names are written two ways ("Laxmi" and "Lakshmi", "Vishwanath" and
+# "Vishvanath"), and two words of a name often as one ("Kasturilal" and "Kasturi Lal",
+# "Mohanlal" and "Mohan Lal"): words that meet so are one. Vowels are not among them: a
+# spelling of short words may be another person ("Sreedharan", "Sridharan"; the test's).
+SPELLINGS = (("ksh", "x"), ("w", "v"))
+
+
+@lru_cache(maxsize=1 << 16)
+def _spelled(word: str) -> str:
+    for written, spelled in SPELLINGS:
+        word = word.replace(written, spelled)
+    return word
+
+
 def name_similarity(written: str, recorded: str) -> float:
     """Share of the shorter name's distinctive words found (fuzzily) in the other."""
     a, b = name_tokens(written), name_tokens(recorded)
@@ -119,9 +133,15 @@ def name_similarity(written: str, recorded: str) -> float:
     db = {t for t in b if t not in GENERIC_TOKENS and len(t) > 1}
     if not da or not db:
         return jaccard(a, b)
-    short, long_ = (da, db) if len(da) <= len(db) else (db, da)
-    hits = sum(1 for t in short if t in long_ or (len(t) >= FUZZ_LENGTH and any(
-        len(u) >= FUZZ_LENGTH and one_edit(t, u) for u in long_)))
+    (short, short_name), (long_, long_name) = sorted(
+        ((da, written), (db, recorded)), key=lambda side: len(side[0]))
+    long_words = case_name_key(long_name).split()
+    spelled = {_spelled(u) for u in long_} | {_spelled(x + y) for x, y in pairwise(long_words)}
+    joined = {word for x, y in pairwise(case_name_key(short_name).split())
+              if _spelled(x + y) in spelled for word in (x, y)}
+    hits = sum(1 for t in short if t in long_ or t in joined or _spelled(t) in spelled or (
+        len(t) >= FUZZ_LENGTH and any(len(u) >= FUZZ_LENGTH and one_edit(t, u)
+                                      for u in long_)))
     return hits / len(short)
 
 
