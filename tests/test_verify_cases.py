@@ -46,12 +46,19 @@ JUDGMENTS = [
      "decision_date": "1980-02-02", "citation_keys": ["AIR 1981 SC 55"]},
     {"doc_id": "AILA:C4", "case_id": "CASE:AILA:C4", "case_name": "Kishan Lal v. Union",
      "decision_date": "1980-02-03", "citation_keys": ["AIR 1981 SC 55"]},
+    {"doc_id": "AILA:C5", "case_id": "CASE:AILA:C5", "case_name": "Old Rule v. State",
+     "decision_date": "1960-02-02", "citation_keys": ["AIR 1960 SC 5"]},
+    # an IRLeD prior case: its header is cut before the title, so it has no name
+    {"doc_id": "IRLED:prior_case_0009", "case_id": "CASE:IRLED:prior_case_0009",
+     "case_name": None, "decision_date": "1992-02-02", "citation_keys": ["AIR 1992 SC 7"]},
 ]
 NODES = [{"node_id": "CASE:AILA:C1", "case_name": "Arunachalam v. Sadhanantham",
           "overruled": True},
          {"node_id": "CASE:AILA:C2", "case_name": "Later Bench v. State", "overruled": False}]
 EDGES = [{"source_id": "CASE:AILA:C2", "target_id": "CASE:AILA:C1", "target_type": "case",
-          "relation": "overrules", "origin": "text"}]
+          "relation": "overrules", "origin": "text"},
+         {"source_id": "CASE:IRLED:prior_case_0009", "target_id": "CASE:AILA:C5",
+          "target_type": "case", "relation": "overrules", "origin": "citator"}]
 
 
 @pytest.fixture(scope="module")
@@ -83,6 +90,9 @@ CASES = [
      ["not in the sources we hold (registry: INSC/SCR 1990–2025; corpus headers)"]),
     ("AIR 1978 SC 1675", UNVERIFIABLE, []),
     ("Arunachalam v. Sadhanantham, AIR 1979 SC 1284", OVERRULED, ["Later Bench v. State"]),
+    # an overruling judgment without a name is named by its date and citation
+    ("Old Rule v. State, AIR 1960 SC 5", OVERRULED, ["overruled by (unnamed case) "
+                                                    "(1992-02-02; AIR 1992 SC 7)"]),
     ("AIR 1981 SC 55", AMBIGUOUS, ["Kishore Lal", "Kishan Lal"]),
     ("Kishore Lal v. Ram Das, AIR 1981 SC 55", FOUND, ["corpus judgment"]),
 ]

@@ -776,12 +776,21 @@ class CaseVerifier:
         source = SOURCE_CORPUS if case.doc_ids else SOURCE_REGISTRY
         if case.case_id in self.overruled_by:
             by = sorted(self.overruled_by[case.case_id])
-            names = "; ".join(f"{self.node_name.get(b) or b} ({b})" for b in by)
+            names = "; ".join(self._overruling(b) for b in by)
             reason = (f"{case.label()} was overruled by {names}" if names
                       else f"{case.label()} is marked overruled in the citation graph")
             return self._verdict(cite, OVERRULED, reason + "; it is not good law", case, source)
         return self._verdict(cite, FOUND, f"{cite.key or cite.text} is {case.label()}, "
                              f"confirmed in the {source}", case, source)
+
+    def _overruling(self, node_id: str) -> str:
+        """An overruling judgment in words: its name, else (IRLeD's prior cases have none)
+        its date and citations."""
+        name = self.node_name.get(node_id)
+        if name:
+            return f"{name} ({node_id})"
+        case = self.cases.get(node_id)
+        return case.label() if case is not None else node_id
 
     def _check_name(self, cite: CaseCitation) -> CitationVerdict:
         written = cite.case_name or cite.text
