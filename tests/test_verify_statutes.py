@@ -577,7 +577,7 @@ def test_a_sibling_whose_title_is_quoted_whole_is_named(text, status, meant):
     ("declared", "declar"), ("declare", "declar"), ("committed", "commit"),
     ("case", "case"), ("cases", "case"),
     ("penalty", "penalti"), ("penalties", "penalti"), ("copy", "copi"), ("copies", "copi"),
-    ("delay", "delay"),
+    ("delay", "delay"), ("committee", "committe"), ("committees", "committe"),
 ])
 def test_stems_meet_across_plurals_and_a_final_e(word, stem):
     from nyaya.verify.statutes import _stem

@@ -35,11 +35,12 @@ the context holds none of the cited title's distinguishing words and some of the
 other than TITLE_WORDS (a judgment's "the Court" or "fine" is no sign), weighing at least
 SIBLING_DISTINCT by how rare they are among the chapter's titles (log(N / titles holding the
 word)), and the sibling's description (as for FALSE_FRIEND) overlaps the sentence by at least
-FF_MARGIN more than the cited one's; two siblings that tie are left alone. A sentence that
-quotes a section's whole title (QUOTED_TERMS words or more, word for word) describes it: a section
-of the chapter whose title shares SIBLING_SHARED words with the cited one's, and is not a part of
-it (IPC 405 "Criminal breach of trust" is named beside 409, which aggravates it), is the one
-meant when none of the cited title's own words is in the sentence and its description fits the
+FF_MARGIN more than the cited one's; two siblings that tie are left alone. Tried first: a
+sentence that quotes a section's title word for word (QUOTED_TERMS words or more; of a title
+longer than QUOTED_WORDS words, its start) describes it. A section of the chapter whose title
+shares SIBLING_SHARED words with the cited one's, and is not a part of it (IPC 405 "Criminal
+breach of trust" is named beside 409, which aggravates it), is the one meant when the sentence
+quotes it, holds none of the cited title's own words, and the section's description fits the
 sentence at least as well; its words need not be rare, and boilerplate counts. A phrase that cites
 two sections or more ("sections 286 and 287 BNS", "section 302 read with section 34 IPC") is
 not judged: its sentence is the list's. Sections are counted as the extractor parsed them, so
@@ -121,6 +122,7 @@ SIBLING_SHARED = 2
 SIBLING_JACCARD = 0.4
 SIBLING_DISTINCT = 1.0  # log(N / df): a word in at most a third of the chapter's titles
 QUOTED_TERMS = 3  # a title quoted whole names three words or more ("Power to make rules")
+QUOTED_WORDS = 12  # of a longer title, a sentence may quote the first twelve words
 PHRASE_WORD = re.compile(r"[a-z0-9]+")
 
 REMOVE = "remove this citation; do not renumber or substitute"
@@ -153,7 +155,8 @@ TITLE_WORDS = {"imprisonment", "description", "term", "extend", "year", "fine", 
 def _stem(word: str) -> str:
     """Word -> stem, each distinct word once (section texts share most of their words). A
     final "e" goes too, so that "sentence" and "sentences", "Magistrate" and "Magistrates"
-    meet; "witness" keeps its "ss" to meet "witnesses"; a final "y" after a consonant is "i"."""
+    meet ("committees" loses only its "s", to meet "committee"); "witness" keeps its "ss" to
+    meet "witnesses"; a final "y" after a consonant is "i"."""
     stem = word
     for suffix in SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 4 and not (
@@ -162,6 +165,8 @@ def _stem(word: str) -> str:
             # "committed" / "committing" -> "commit", as "commits" is
             if suffix in ("ed", "ing", "ings") and stem[-1] == stem[-2] and stem[-1] not in "lsz":
                 stem = stem[:-1]
+            elif suffix == "es" and stem.endswith("e"):
+                return stem
             break
     if len(stem) > 3 and stem.endswith("y") and stem[-2] not in "aeiou":
         return stem[:-1] + "i"  # "penalty" meets "penalties", "copy" meets "copies"
@@ -212,10 +217,15 @@ def citation_context(text: str, start: int, end: int) -> str:
 
 def _phrase(text: str) -> str:
     """Text as its lower-cased words, one space apart and one space either side: a title is
-    quoted in a sentence when its phrase is part of the sentence's. A title's closing "etc"
-    is no word of it."""
-    words = PHRASE_WORD.findall(text.lower())
-    return f" {' '.join(words[:-1] if words[-1:] == ['etc'] else words)} "
+    quoted in a sentence when its phrase is part of the sentence's."""
+    return f" {' '.join(PHRASE_WORD.findall(text.lower()))} "
+
+
+def _quoted(title: str) -> str:
+    """What of a title a sentence quoting it must hold: its words up to QUOTED_WORDS (a long
+    title is often cut), without a closing "etc"."""
+    words = PHRASE_WORD.findall(title.lower())[:QUOTED_WORDS]
+    return " ".join(words[:-1] if words[-1:] == ["etc"] else words)
 
 
 @dataclass(frozen=True)
@@ -526,15 +536,15 @@ class StatuteChecker:
             return None  # in a list ("sections 396, 397, 450"), the sentence is the list's
         sentence = citation_context(text, mention.group_start, mention.group_end)
         context = _title_terms(sentence)
-        key = self._distinct_sibling(own_title, siblings, context, chapter)
-        # and the sibling's whole description (title and opening text) fits the sentence
-        # clearly better (as well, when its title is quoted): a judge's paraphrase of the
-        # cited section is not flagged
-        if key is not None and self._fits_better(sentence, own, own_title, key, FF_MARGIN):
-            return _Sibling(self.lookup.sections[key], quoted=False)
+        # the sibling's whole description (title and opening text) fits the sentence as well
+        # when its title is quoted, else clearly better: a judge's paraphrase of the cited
+        # section is not flagged
         key = self._quoted_sibling(sentence, context, own, own_title, chapter)
         if key is not None and self._fits_better(sentence, own, own_title, key, 0.0):
             return _Sibling(self.lookup.sections[key], quoted=True)
+        key = self._distinct_sibling(own_title, siblings, context, chapter)
+        if key is not None and self._fits_better(sentence, own, own_title, key, FF_MARGIN):
+            return _Sibling(self.lookup.sections[key], quoted=False)
         return None
 
     def _fits_better(self, sentence: str, own: tuple[str, str], own_title: frozenset[str],
@@ -567,38 +577,41 @@ class StatuteChecker:
     def _quoted_sibling(self, sentence: str, context: frozenset[str], own: tuple[str, str],
                         own_title: frozenset[str], chapter: tuple[str, str]
                         ) -> tuple[str, str] | None:
-        """The section of the chapter whose whole title the sentence quotes, word for word,
-        sharing SIBLING_SHARED words with the cited title, no word that sets the cited title
-        apart being in the sentence; None when none, or two as long. Boilerplate words count
-        here ("Courts of Judicial Magistrates" against "Subordination of ..."), and the
-        title's words need not be rare: quoted whole, a title is what the sentence is about."""
+        """The section of the chapter whose title the sentence quotes word for word (whole, or
+        its first QUOTED_WORDS words), sharing SIBLING_SHARED words with the cited title and
+        not a part of it, no word that sets the cited title apart being in the sentence; None
+        when none, or two quoted as long. Boilerplate words count here ("Courts of Judicial
+        Magistrates" against "Subordination of ..."), and the title's words need not be rare:
+        quoted, a title is what the sentence is about."""
         phrase = None
         found = []
-        for key, title_phrase, title in self._quotable_titles(chapter):
-            if key == own or not title <= context or len(title & own_title) < SIBLING_SHARED:
-                continue
+        for key, quoted, words, title in self._quotable_titles(chapter):
+            if (key == own or not words <= context or len(words & own_title) < SIBLING_SHARED
+                    or title <= own_title):  # a title inside the cited one's ("Criminal
+                continue  # breach of trust") is the offence it aggravates, rightly named
             own_distinct = own_title - title
-            if not own_distinct or own_distinct & context or title <= own_title:
-                continue  # a title inside the cited one's ("Criminal breach of trust") is
-                # the offence the cited section aggravates, rightly named beside it
+            if not own_distinct or own_distinct & context:
+                continue
             phrase = phrase or _phrase(sentence)
-            if title_phrase in phrase:
-                found.append((len(title), key))
+            if quoted in phrase:
+                found.append((len(words), key))
         found.sort(reverse=True)
         if not found or (len(found) > 1 and found[1][0] == found[0][0]):
             return None
         return found[0][1]
 
     def _quotable_titles(self, chapter: tuple[str, str]
-                         ) -> list[tuple[tuple[str, str], str, frozenset[str]]]:
-        """The chapter's titles of QUOTED_TERMS words or more, with their phrases, once per
-        chapter."""
+                         ) -> list[tuple[tuple[str, str], str, frozenset[str], frozenset[str]]]:
+        """The chapter's titles whose quoted part (`_quoted`) has QUOTED_TERMS words or more:
+        each section, that part, its words and the whole title's, once per chapter."""
         found = self._quotable.get(chapter)
         if found is None:
-            found = self._quotable[chapter] = [
-                (key, _phrase(str(self.lookup.sections[key].get("title") or "")), title)
-                for key, title in self._chapter_titles(chapter).items()
-                if len(title) >= QUOTED_TERMS]
+            found = self._quotable[chapter] = []
+            for key, title in self._chapter_titles(chapter).items():
+                quoted = _quoted(str(self.lookup.sections[key].get("title") or ""))
+                words = _title_terms(quoted)
+                if len(words) >= QUOTED_TERMS:
+                    found.append((key, _phrase(quoted), words, title))
         return found
 
     def _defined_description(self, own: tuple[str, str], own_distinct: frozenset[str],
