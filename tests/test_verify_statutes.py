@@ -533,6 +533,7 @@ def test_a_title_word_is_read_with_its_definition(sections, status):
 
 
 _chapter_xvii = _in_chapter("XVII", "IPC_1860")
+_chapter_xii = _in_chapter("XII", "IPC_1860")
 QUOTED = [
     _chapter_viii("25", "Confession to police officer not to be proved",
                   "No confession made to a police officer shall be proved as against a person."),
@@ -544,6 +545,11 @@ QUOTED = [
                   "misappropriates it."),
     _chapter_xvii("409", "Criminal breach of trust by public servant, or by banker, merchant or "
                   "agent", "Whoever, being a public servant, commits criminal breach of trust."),
+    _chapter_xii("251", "Delivery of Indian coin, possessed with knowledge that it is altered",
+                 "Whoever, having any coin in his possession, delivers it to another."),
+    _chapter_xii("253", "Possession of Indian coin by person who knew it to be altered when he "
+                 "became possessed thereof", "Whoever, being in possession of Indian coin, "
+                 "knew it to be altered."),
 ]
 
 
@@ -551,6 +557,9 @@ QUOTED = [
     # the titles share too few words to be siblings, but the sentence quotes one whole
     ("As to confession by accused while in custody of police not to be proved against him, see "
      "s. 25 IPC.", "SIBLING_MEANT", "26"),
+    # a long title quoted by its first twelve words
+    ("As to possession of Indian coin by person who knew it to be altered when he became "
+     "possessed, see Section 251 IPC.", "SIBLING_MEANT", "253"),
     # the cited title's own word is there: the sentence may speak of both
     ("A confession to a police officer while in custody of police not to be proved against "
      "him, s. 25 IPC.", "VERIFIED", None),
@@ -568,7 +577,7 @@ def test_a_sibling_whose_title_is_quoted_whole_is_named(text, status, meant):
     if meant:
         assert [(s["act_code"], s["section_number"]) for s in verdict.successors] == [
             ("IPC_1860", meant)]
-        assert "quotes IPC_1860 s.26's title whole" in verdict.reason
+        assert f"quotes IPC_1860 s.{meant}'s title" in verdict.reason
 
 
 @pytest.mark.parametrize(("word", "stem"), [

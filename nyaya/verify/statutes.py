@@ -638,7 +638,7 @@ class StatuteChecker:
         verdict.successors = [{"act_code": verdict.act_code,
                                "section_number": sibling["section_number"],
                                "relation": "sibling in the same chapter"}]
-        signs = (f"the sentence quotes {meant}'s title whole" if found.quoted
+        signs = (f"the sentence quotes {meant}'s title" if found.quoted
                  else f"{meant}'s are")
         verdict.reason = (
             f"{cited} exists ({result.title}), but the text describes {meant} "
