@@ -696,6 +696,50 @@ def test_a_citation_printed_by_several_judgments_is_corroborated(printers, statu
         assert verdict.survives and verdict.source == "citations printed in the corpus judgments"
 
 
+MANEKA = "Maneka Gandhi v. Union of India"
+
+
+@pytest.mark.parametrize(("printers", "written", "status"), [
+    # three judgments of different cases print it as Maneka Gandhi's, none as Arnesh Kumar's
+    ([("A1", MANEKA), ("A2", "Maneka Gandhi vs. U.O.I."), ("A3", MANEKA)],
+     "Arnesh Kumar v. State of Bihar", NAME_MISMATCH),
+    # two are not enough
+    ([("A1", MANEKA), ("A2", MANEKA)], "Arnesh Kumar v. State of Bihar", UNVERIFIABLE),
+    # one judgment printing the names written: the others' printing is no evidence against it
+    ([("A1", MANEKA), ("A2", MANEKA), ("A3", MANEKA), ("A4", "Arnesh Kumar v. State of Bihar")],
+     "Arnesh Kumar v. State of Bihar", UNVERIFIABLE),
+    # names alike letter by letter are a misprint of one case's, not another case
+    ([("A1", MANEKA), ("A2", MANEKA), ("A3", MANEKA)], "Manek Gandi v. Union of India",
+     UNVERIFIABLE),
+])
+def test_a_citation_printed_as_another_cases_is_a_name_mismatch(printers, written,
+                                                                 status) -> None:
+    printed = [{"doc_id": doc, "citation_key": "(1978) 1 SCC 248", "case_name": name,
+                "reporter": "SCC"} for doc, name in printers]
+    verifier = CaseVerifier([], [], now_year=2025, mentions=printed)
+    [verdict] = verifier.verify(f"See {written}, (1978) 1 SCC 248.")
+    assert verdict.status == status, verdict.reason
+    if status == NAME_MISMATCH:
+        assert "3 corpus judgments of different cases print it as the citation of " \
+            "'Maneka Gandhi v. Union of India'" in verdict.reason
+
+
+def test_names_that_meet_only_on_common_words_are_two_cases() -> None:
+    from nyaya.verify.cases import common_name_words
+
+    names = [f"{first} Singh v. State of Punjab" for first in ("Bachan", "Machhi", "Harjit")]
+    common = common_name_words(names * 10)  # 30 names: a word in 20 of them is common
+    assert common >= {"singh", "punjab"} and "bachan" not in common
+    assert name_similarity("Bachan Singh v. State of Punjab",
+                           "Machhi Singh v. State of Punjab", common) == 0.0
+    assert name_similarity("Bachan Singh v. State of Punjab",
+                           "Machhi Singh v. State of Punjab") >= 0.5  # without the guard
+    # a rare word misprinted still meets its own, and names of common words alone are one
+    assert name_similarity("Bachiter Singh v. State of Punjab",
+                           "Bachhittar Singh v. State of Punjab", common) >= 0.5
+    assert name_similarity("Singh v. State of Punjab", "Singh v. State of Punjab", common) == 1
+
+
 # Real registry titles (1992-2016), held under made-up numbers of 1996, for the pairing tests.
 PAIRED = CaseVerifier([], [
     _registry(1996, 1, "JARNAIL SINGH versus SECRETARY, MINISTRY OF HOME AFFAIRS AND ORS.",

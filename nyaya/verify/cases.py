@@ -38,9 +38,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
 from functools import lru_cache
 from itertools import pairwise
 from statistics import median
@@ -83,6 +84,11 @@ SOURCE_PRINTED = "citations printed in the corpus judgments"
 # corpus judgment names against their own registry titles vs. against random titles.
 NAME_MATCH = 0.5
 CORROBORATING = 2  # independent corpus judgments printing a citation with its names
+# A citation we do not hold that this many corpus judgments (of different cases) print with
+# another case's names, and none with the names written, is that case's (docs/verification.md
+# has what it flags among the citations the judgments print).
+MISPRINTED_BY = 3
+LOOSE_NAMES = 0.6  # two names this alike letter by letter may be one, misprinted
 # "TIRUMALA TRIUPATI" is "Tirumala Tirupati", "KRISHNALAH" is "Krishnaiah": registry titles
 # carry typos, so two words of at least FUZZ_LENGTH letters one edit apart (a letter changed,
 # added, dropped, or two swapped) are one word. Shorter words must be equal: "Mehta" is not
@@ -126,8 +132,30 @@ def _spelled(word: str) -> str:
     return word
 
 
-def name_similarity(written: str, recorded: str) -> float:
-    """Share of the shorter name's distinctive words found (fuzzily) in the other."""
+# Words many names share ("Singh", "Kumar", "Punjab": in COMMON_SHARE of the cases' names or
+# more, and at least COMMON_MIN) cannot alone make two names one: "Bachan Singh v. State of
+# Punjab" is not "Machhi Singh v. State of Punjab", though two of its three words are there.
+# A rarer word that meets no word of the other even loosely (a similarity ratio under LOOSE)
+# tells them apart; one that does is a misprint ("Bachiter", "Bachhittar").
+COMMON_SHARE = 0.005
+COMMON_MIN = 20
+LOOSE = 0.75
+
+
+def common_name_words(names: Iterable[str]) -> frozenset[str]:
+    """The words that COMMON_SHARE of `names` (one per case) hold."""
+    counts: Counter[str] = Counter()
+    total = 0
+    for name in names:
+        total += 1
+        counts.update(name_tokens(name))
+    cut = max(COMMON_MIN, COMMON_SHARE * total)
+    return frozenset(word for word, count in counts.items() if count >= cut)
+
+
+def name_similarity(written: str, recorded: str, common: Container[str] = frozenset()) -> float:
+    """Share of the shorter name's distinctive words found (fuzzily) in the other; 0 when
+    only `common` words meet and a rarer one meets nothing, even loosely."""
     a, b = name_tokens(written), name_tokens(recorded)
     da = {t for t in a if t not in GENERIC_TOKENS and len(t) > 1}
     db = {t for t in b if t not in GENERIC_TOKENS and len(t) > 1}
@@ -139,10 +167,14 @@ def name_similarity(written: str, recorded: str) -> float:
     spelled = {_spelled(u) for u in long_} | {_spelled(x + y) for x, y in pairwise(long_words)}
     joined = {word for x, y in pairwise(case_name_key(short_name).split())
               if _spelled(x + y) in spelled for word in (x, y)}
-    hits = sum(1 for t in short if t in long_ or t in joined or _spelled(t) in spelled or (
+    met = {t for t in short if t in long_ or t in joined or _spelled(t) in spelled or (
         len(t) >= FUZZ_LENGTH and any(len(u) >= FUZZ_LENGTH and one_edit(t, u)
-                                      for u in long_)))
-    return hits / len(short)
+                                      for u in long_))}
+    if common and met and all(t in common for t in met) and any(
+            t not in common and not any(SequenceMatcher(None, t, u).ratio() >= LOOSE
+                                        for u in long_) for t in short - met):
+        return 0.0
+    return len(met) / len(short)
 
 
 def one_edit(a: str, b: str) -> bool:
@@ -595,6 +627,7 @@ class CaseVerifier:
             case.decision_date = case.decision_date or rec.get("decision_date")
             case.keys.update(_record_keys(rec))
             case.record_ids.add(rec["record_id"])
+        self.common = common_name_words(c.names[0] for c in self.cases.values() if c.names)
         self.by_key: dict[str, set[str]] = defaultdict(set)
         self.by_name: dict[str, set[str]] = defaultdict(set)
         for case in self.cases.values():
@@ -770,7 +803,7 @@ class CaseVerifier:
         return self._not_found(cite)
 
     def _similarity(self, written: str, case: Case) -> float:
-        return max((name_similarity(written, n) for n in case.names), default=0.0)
+        return max((name_similarity(written, n, self.common) for n in case.names), default=0.0)
 
     def _found(self, cite: CaseCitation, case: Case) -> CitationVerdict:
         source = SOURCE_CORPUS if case.doc_ids else SOURCE_REGISTRY
@@ -816,6 +849,17 @@ class CaseVerifier:
                 f"{len(printers)} corpus judgments of different cases print it with these "
                 f"names ({shown}): the Supreme Court relied on it; corroborated, not checked "
                 "against a record of the case", source=SOURCE_PRINTED), None)
+        other = self._printed_otherwise(cite, cite.case_name) if cite.case_name and \
+            not printers else None
+        if other is not None:
+            name, docs = other
+            shown = ", ".join(docs[:5]) + (f" and {len(docs) - 5} more" if len(docs) > 5 else "")
+            return CaseCheck(self._verdict(
+                cite, NAME_MISMATCH, f"{cite.key} is not in the sources we hold ({HELD}), but "
+                f"{len(docs)} corpus judgments of different cases print it as the citation of "
+                f"'{name}' ({shown}), none with '{cite.case_name}': it is that case's citation; "
+                "cite that case or find the right citation for this one",
+                source=SOURCE_PRINTED), None)
         finding = panel.Finding("not_held", f"{cite.key} is not in the sources we hold ({HELD})")
         held = self.neutral.get(cite.year or 0)
         if cite.reporter == "INSC" and held is not None and held.complete:
@@ -900,8 +944,10 @@ class CaseVerifier:
         if printed is not None:
             return panel.Finding("names_found", f"{base.detail}, but {printed}"), None
         if found:
+            alike = ("are those of" if self._similarity(written, found[0]) >= NAME_MATCH
+                     else "resemble those of")  # the search's words met, but few or common
             return panel.Finding(
-                "names_found", f"{base.detail}; the names written are those of "
+                "names_found", f"{base.detail}; the names written {alike} "
                 f"{found[0].label()}, decided in the years a {cite.year} report allows "
                 f"({span}), whose {cite.reporter} citation we do not hold"), found[0]
         if not self.name_absence or not self._covered(cite):
@@ -1007,7 +1053,7 @@ class CaseVerifier:
         checked against a record of the case."""
         for i in self.printed_keys.get(cite.key or "", ()):
             doc, _, name = self.printed_rows[i]
-            if name_similarity(written, name) >= NAME_MATCH:
+            if name_similarity(written, name, self.common) >= NAME_MATCH:
                 return f"corpus judgment {doc} prints {cite.key} as '{name}'"
         return None
 
@@ -1016,9 +1062,32 @@ class CaseVerifier:
         by_case: dict[str, str] = {}
         for i in self.printed_keys.get(cite.key or "", ()):
             doc, _, name = self.printed_rows[i]
-            if name_similarity(written, name) >= NAME_MATCH:
+            if name_similarity(written, name, self.common) >= NAME_MATCH:
                 by_case.setdefault(self.doc_case.get(doc, doc), doc)
         return sorted(by_case.values())
+
+    def _printed_otherwise(self, cite: CaseCitation, written: str
+                           ) -> tuple[str, list[str]] | None:
+        """(the names, the judgments) when MISPRINTED_BY corpus judgments of different cases
+        print this citation with one other case's names, unlike the written ones even letter
+        by letter (a misprint of them is not another case): the citation is that case's.
+        Called when none prints it with the written names."""
+        groups: list[tuple[str, dict[str, str]]] = []  # names -> {case: judgment}
+        for i in self.printed_keys.get(cite.key or "", ()):
+            doc, _, name = self.printed_rows[i]
+            group = next((g for g in groups if name_similarity(g[0], name, self.common)
+                          >= NAME_MATCH), None)
+            if group is None:
+                group = (name, {})
+                groups.append(group)
+            group[1].setdefault(self.doc_case.get(doc, doc), doc)
+        if not groups:
+            return None
+        name, printers = max(groups, key=lambda g: len(g[1]))
+        if len(printers) < MISPRINTED_BY or SequenceMatcher(
+                None, case_name_key(written), case_name_key(name)).ratio() >= LOOSE_NAMES:
+            return None
+        return name, sorted(printers.values())
 
     def _printed_names(self, cite: CaseCitation, written: str) -> str | None:
         """Where a corpus judgment cites a case of these names, reported within a year of
