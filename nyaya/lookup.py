@@ -529,7 +529,7 @@ class StatuteLookup:
         has (1) and (2)); None when it is there, or when the text cannot tell (no numbered
         sub-sections read, or a number inside the range the parser may have missed). Not
         NOT_FOUND: another text of the Act may have it, an earlier one (Article 123(4),
-        1975-1979) or one later than the source's (Article 15(6), 2019)."""
+        1975-1979) or a later one than the source's."""
         lead = LEAD_UNIT.match(unit)
         if lead is None:
             return None
