@@ -173,6 +173,37 @@ def test_false_friend_needs_the_old_meaning_in_context(checker):
     assert _one("Section 41 BNS: private defence of property, murder.", checker).status == VERIFIED
 
 
+@pytest.mark.parametrize(("text", "status"), [
+    # one title word is no margin, but the old section's whole title quoted is the sign
+    ("The provision governing affray is Sec. 159 BNS.", FALSE_FRIEND),
+    ("The accused were charged with an affray under Sec. 159 BNS.", FALSE_FRIEND),
+    ("Sec. 159 BNS punishes abetting a mutiny.", VERIFIED),
+    # the cited title's own word is there too: the sentence may be about both
+    ("The provision governing affray and abetting mutiny is Sec. 159 BNS.", VERIFIED),
+])
+def test_a_false_friend_whose_title_is_quoted(text, status):
+    """A one-word title ("Affray", "Estoppel") quoted weighs too little to beat the cited
+    section's description by FF_MARGIN when a word of that description is in the sentence too
+    ("governing", "Government"); quoted whole, with none of the cited title's words, it need
+    only fit better."""
+    sections = [*SECTIONS,
+                _section("BNS_2023", "159", "Abetting mutiny, or attempting to seduce a soldier, "
+                         "sailor or airman from his duty", "Whoever abets the committing of "
+                         "mutiny by an officer, soldier, sailor or airman, in the Army, Navy "
+                         "or Air Force of the Government of India."),
+                _section("IPC_1860", "159", "Affray", "When two or more persons, by fighting "
+                         "in a public place, disturb the public peace, they are said to commit "
+                         "an affray."),
+                _section("BNS_2023", "194", "Affray", "When two or more persons, by fighting "
+                         "in a public place, disturb the public peace, they are said to commit "
+                         "an affray.")]
+    checker = StatuteChecker(REGISTRY, sections, [*TRANSITIONS, _link("159", "194")])
+    verdict = _one(text, checker)
+    assert verdict.status == status, verdict.reason
+    if status == FALSE_FRIEND:
+        assert _successors(verdict) == [("BNS_2023", "194")]
+
+
 def test_reverse_false_friend_is_opt_in(checker):
     text = "The accused committed murder, so Section 103 IPC applies."
     assert _one(text, checker).status == VERIFIED

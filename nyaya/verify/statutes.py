@@ -21,7 +21,8 @@ by its title (weight 2 per word) and the first DESCRIPTION_CHARS characters of i
 ("shall", "punished", "imprisonment", "fine", ...) are dropped. A section's score is the sum of
 the best weights of the distinct context words it contains. The citation is a false friend when
 the other code's same-numbered section scores at least FF_MIN_SCORE, beats the cited one by at
-least FF_MARGIN and is at least FF_RATIO times its score, and the cited section is not itself the
+least FF_MARGIN and is at least FF_RATIO times its score (when the sentence quotes its whole
+title and no word of the cited one's, beats it at all), and the cited section is not itself the
 transition-map successor (or predecessor) of that other section.
 
 SIBLING_MEANT rule: sections of one chapter often share most of their title ("Negligent conduct
@@ -469,13 +470,18 @@ class StatuteChecker:
         if any((link["act_code"], normalize_section_number(link["section_number"])) == own
                for link in mapped):
             return None
-        context = _terms(citation_context(text, mention.group_start, mention.group_end))
+        sentence = citation_context(text, mention.group_start, mention.group_end)
+        context = _terms(sentence)
         if not context:
             return None
         score = overlap_score(context, self._description_of(other))
         cited_score = overlap_score(context, self._description_of(own))
-        if (score < FF_MIN_SCORE or score - cited_score < FF_MARGIN
-                or score < FF_RATIO * cited_score):
+        # the other section's title quoted whole, none of the cited title's words there: it
+        # need only fit better ("The provision governing affray is Sec. 159 BNS")
+        quoted = (_phrase(str(other_row.get("title") or "")) in _phrase(sentence)
+                  and not _terms(str(result.title or "")) & context)
+        if score < FF_MIN_SCORE or (score <= cited_score if quoted else (
+                score - cited_score < FF_MARGIN or score < FF_RATIO * cited_score)):
             return None
         # New code cited with the old meaning: the old section's successors are the fix.
         # Old code cited with the new meaning: the new section's predecessors are the fix.
