@@ -34,10 +34,18 @@ from nyaya.statutes.registry import (
     normalize_alias,
     struck_down,
 )
+from nyaya.statutes.repeals import Repeal, repealed_acts
 from nyaya.statutes.structure import split_units
 from nyaya.statutes.structured import to_roman
 from nyaya.tables import read_table
-from nyaya.verify.absent_acts import AbsentAct, AbsentActs, provision_key, shown
+from nyaya.verify.absent_acts import (
+    HELD_ACTS,
+    AbsentAct,
+    AbsentActs,
+    act_key,
+    provision_key,
+    shown,
+)
 from nyaya.verify.model import CORROBORATED, NOT_FOUND, NOT_IN_FORCE, UNVERIFIABLE, VERIFIED
 
 DOUBLED_STOP = re.compile(r"(?<!\.)\.\.(?=\s|$)")  # "fine.. (2)", not an ellipsis "..."
@@ -132,6 +140,22 @@ class UnreadName:
     read_as_initials: bool = False  # `held` was read from its title's initials
     #: the titles of the Acts whose names end with it ("the Stamp Act")
     ending_of: tuple[str, ...] = ()
+    repealed: Repeal | None = None  # the Act the corpus lacks that an Act it holds repeals
+
+    def repeal_note(self, reason: str) -> str:
+        """`reason`, and who repealed the Act, when an Act the corpus holds did."""
+        if self.repealed is None:
+            return reason
+        return f"{reason} {self.repealed.describe()[0].upper()}{self.repealed.describe()[1:]}."
+
+    def repealed_reason(self) -> str:
+        """Why a section of an Act that an Act of the corpus repeals is UNVERIFIABLE, never
+        NOT_FOUND: the Act was real, and law until the repeal took effect."""
+        repeal = self.repealed
+        return (f"The corpus does not hold the {repeal.name} ({HELD_ACTS}): "
+                f"{repeal.describe()}. It cannot be verified here: check it against the "
+                f"official text for conduct before the repeal, and cite the {repeal.by_title} "
+                "for conduct after it.")
 
     @property
     def candidates(self) -> tuple[str, ...]:
@@ -364,6 +388,23 @@ class StatuteLookup:
         act = self.absent_acts.named(written) if written and self.absent_acts else None
         return act if act is not None and act.corroborated else None
 
+    @cached_property
+    def repeals(self) -> dict[str, list[tuple[str, Repeal]]]:
+        """Name key -> (year, Repeal) of each Act that an Act of the corpus repeals."""
+        titles = {code: str(row.get("title") or code) for code, row in self.acts.items()}
+        by_name: dict[str, list[tuple[str, Repeal]]] = defaultdict(list)
+        for (key, year), repeal in sorted(repealed_acts(self.sections.values(), titles).items()):
+            by_name[key].append((year, repeal))
+        return by_name
+
+    def repealed_act(self, written: str) -> Repeal | None:
+        """The Act of a name as written that an Act of the corpus repeals: of its year when
+        written, else the one Act of that name; None otherwise."""
+        key, year = act_key(written)
+        found = [repeal for enacted, repeal in self.repeals.get(key, ())
+                 if year is None or enacted == year]
+        return found[0] if len(found) == 1 else None
+
     def read_name(self, written: str | None) -> UnreadName:
         """An Act's name that the aliases do not read: a registry Act's with "the", "of" or
         "and" dropped or added (`AliasIndex.loosely`), an Act the corpus lacks that its
@@ -378,8 +419,9 @@ class StatuteLookup:
         if held is not None:
             return UnreadName(written, held=held)
         absent = self.absent_act(written)
-        if absent is not None:
-            return UnreadName(written, absent=absent)
+        repealed = self.repealed_act(written)
+        if absent is not None or repealed is not None:
+            return UnreadName(written, absent=absent, repealed=repealed)
         codes = self.aliases.by_initials(written)
         absents = self.absent_acts.by_initials(written) if self.absent_acts else []
         written = NAME_LEAD.sub("", written).strip()
@@ -460,9 +502,12 @@ class StatuteLookup:
                 return found
             result.reason = cited.problem
             if name.absent is not None and cited.section_number:
-                result.status, result.reason = name.absent.judged(cited.section_number,
-                                                                  cited.kind)
+                result.status, reason = name.absent.judged(cited.section_number, cited.kind)
+                result.reason = name.repeal_note(reason)
                 result.act_title = name.absent.name
+            elif name.repealed is not None and cited.section_number:
+                result.status, result.reason = UNVERIFIABLE, name.repealed_reason()
+                result.act_title = name.repealed.name
             elif name.candidates and cited.section_number:
                 result.status, result.reason = UNVERIFIABLE, name.unsure()
             elif cited.problem == NO_ACT_NAMED and cited.section_number:

@@ -1093,6 +1093,53 @@ def test_the_lookup_judges_an_act_the_corpus_lacks_as_the_verifier_does(absent_c
     assert render_block(result).startswith(header)
 
 
+# --- Acts the corpus lacks that its own Acts repeal (nyaya/statutes/repeals.py) ---------------
+
+REPEALING = [_act("CSS_2020", "The Code on Social Security, 2020", 2020, aliases=[]),
+             _act("IRC_2020", "The Industrial Relations Code, 2020", 2020, aliases=[])]
+REPEAL_SECTIONS = [
+    {**_section("CSS_2020", "164", "Repeal and savings",
+                "(1) The following enactments are hereby repealed, namely:—\n1. The Employees' "
+                "State Insurance Act, 1948 (34 of 1948);\n2. The Payment of Gratuity Act, 1972 "
+                "(39 of 1972).\n(2) Notwithstanding such repeal, section 6 of the General "
+                "Clauses Act, 1897 (10 of 1897) shall apply."), "status": "in_force"},
+    {**_section("IRC_2020", "104", "Repeal and savings",
+                "(1) The Industrial Disputes Act, 1947 (14 of 1947) shall stand repealed."),
+     "status": "in_force"},
+]
+
+
+@pytest.fixture(scope="module")
+def repeal_checker() -> StatuteChecker:
+    acts = AbsentActs([(judgment, "Industrial Disputes Act, 1947", provision_key("25F"))
+                       for judgment in ("J1", "J2")])
+    return StatuteChecker(REGISTRY + REPEALING, SECTIONS + REPEAL_SECTIONS, TRANSITIONS,
+                          absent_acts=lambda: acts)
+
+
+@pytest.mark.parametrize(("text", "status", "says"), [
+    # a real Act the corpus lacks, repealed by an Act it holds: never NOT_FOUND
+    ("Section 2(12) of the Employees' State Insurance Act, 1948", UNVERIFIABLE,
+     "the Code on Social Security, 2020 repealed it (CSS_2020 s.164)"),
+    ("Section 39 of the Employees State Insurance Act", UNVERIFIABLE,
+     "cite the Code on Social Security, 2020 for conduct after it"),
+    # the judgments cite it too: judged by them, the repeal said
+    ("Section 25F of the Industrial Disputes Act, 1947", CORROBORATED,
+     "The Industrial Relations Code, 2020 repealed it (IRC_2020 s.104)"),
+    # another year, or an Act a repeal section only mentions
+    ("Section 4 of the Payment of Gratuity Act, 1982", NOT_FOUND, "could not be identified"),
+    ("Section 6 of the General Clauses Act, 1897", NOT_FOUND, "could not be identified"),
+])
+def test_an_act_the_corpus_repeals_is_no_invention(repeal_checker, text, status, says):
+    verdict = _one(text, repeal_checker)
+    assert verdict.status == status, verdict.reason
+    assert says in verdict.reason
+    result = repeal_checker.lookup.lookup(text)
+    assert result.status == status
+    if status != NOT_FOUND:  # the lookup words an unknown Act its own way
+        assert says in result.reason
+
+
 def test_without_the_judgments_an_unread_act_is_not_found(checker):
     verdict = _one("Section 25F of the Industrial Disputes Act, 1947", checker)
     assert verdict.status == NOT_FOUND and "could not be identified" in verdict.reason

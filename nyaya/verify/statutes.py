@@ -397,7 +397,16 @@ class StatuteChecker:
         may be initials or a shortened name (`UnreadName.unsure`) or names no Act at all
         (`StatuteLookup.unnamed`), else NOT_FOUND."""
         if name.absent is not None:
-            return _absent_act_verdict(verdict, name.absent)
+            verdict = _absent_act_verdict(verdict, name.absent)
+            verdict.reason = name.repeal_note(verdict.reason)
+            return verdict
+        if name.repealed is not None:
+            verdict.status = UNVERIFIABLE
+            verdict.reason = name.repealed_reason()
+            repeal = name.repealed
+            verdict.matched = {"act_title": repeal.name,
+                               "repealed_by": f"{repeal.by_act} s.{repeal.by_section}"}
+            return verdict
         if name.candidates:
             verdict.status = UNVERIFIABLE
             verdict.reason = f"{name.unsure()}; check it before relying on it."
