@@ -152,10 +152,14 @@ class UnreadName:
         """Why a section of an Act that an Act of the corpus repeals is UNVERIFIABLE, never
         NOT_FOUND: the Act was real, and law until the repeal took effect."""
         repeal = self.repealed
+        written = NAME_LEAD.sub("", self.written).strip()
+        undated = ("" if act_key(written)[1] else
+                   f" '{written}', written without its year, was read as it, the one Act of "
+                   "that name an Act of the corpus repeals.")
         return (f"The corpus does not hold the {repeal.name} ({HELD_ACTS}): "
-                f"{repeal.describe()}. It cannot be verified here: check it against the "
-                f"official text for conduct before the repeal, and cite the {repeal.by_title} "
-                "for conduct after it.")
+                f"{repeal.describe()}.{undated} It cannot be verified here: check it against "
+                f"the official text for conduct before the repeal, and cite the "
+                f"{repeal.by_title} for conduct after it.")
 
     @property
     def candidates(self) -> tuple[str, ...]:

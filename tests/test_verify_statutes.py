@@ -1122,7 +1122,7 @@ def repeal_checker() -> StatuteChecker:
     ("Section 2(12) of the Employees' State Insurance Act, 1948", UNVERIFIABLE,
      "the Code on Social Security, 2020 repealed it (CSS_2020 s.164)"),
     ("Section 39 of the Employees State Insurance Act", UNVERIFIABLE,
-     "cite the Code on Social Security, 2020 for conduct after it"),
+     "'Employees State Insurance Act', written without its year, was read as it"),
     # the judgments cite it too: judged by them, the repeal said
     ("Section 25F of the Industrial Disputes Act, 1947", CORROBORATED,
      "The Industrial Relations Code, 2020 repealed it (IRC_2020 s.104)"),
