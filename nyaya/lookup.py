@@ -32,6 +32,7 @@ from nyaya.statutes.registry import (
     dropped_provisions,
     known_gaps,
     normalize_alias,
+    shared_names,
     struck_down,
 )
 from nyaya.statutes.repeals import Repeal, repealed_acts
@@ -110,6 +111,7 @@ class ParsedCitation:
     kind: str = SECTION
     act_written: str | None = None  # the words naming an Act that could not be read
     dated: bool = False  # whether the Act was written with a year
+    named_as: str | None = None  # the words that named the Act it was read as
 
 
 SHOWN_ACTS = 4  # Acts named when initials may be several, or a number cited alone
@@ -222,6 +224,8 @@ class LookupResult:
     successors: list[dict] = field(default_factory=list)
     predecessors: list[dict] = field(default_factory=list)
     numbered_as: str = SECTION  # ParsedCitation.kind
+    #: how a short name two Acts go by was read as the other Act (`shared_names`)
+    namesake: str | None = None
 
     @property
     def found(self) -> bool:
@@ -262,7 +266,7 @@ def parse_citation(text: str, aliases: AliasIndex) -> ParsedCitation:
     problem = None if act else (f"Act not recognised in {rest!r}" if rest else NO_ACT_NAMED)
     return ParsedCitation(raw, act, match["number"].upper(), unit, problem,
                           act_written=rest if not act and rest else None,
-                          dated=bool(YEAR.search(rest)))
+                          dated=bool(YEAR.search(rest)), named_as=rest if act else None)
 
 
 def _bare_number(text: str) -> re.Match | None:
@@ -490,7 +494,8 @@ class StatuteLookup:
                     text, m.act_code, m.section, m.unit,
                     None if m.act_code else m.problem or NO_ACT_NAMED, m.kind,
                     act_written=None if m.act_code else m.act_text,
-                    dated=bool(m.act_text and YEAR.search(m.act_text)))) for m in listed]
+                    dated=bool(m.act_text and YEAR.search(m.act_text)),
+                    named_as=m.act_text if m.act_code else None)) for m in listed]
         return [self.resolve(cited)]
 
     def resolve(self, cited: ParsedCitation) -> LookupResult:
@@ -545,7 +550,7 @@ class StatuteLookup:
                 result.known_gap = gap
                 result.successors = list(self.successors.get(key, []))
                 return result
-            return self._of_another_year(result, cited)
+            return self._of_a_namesake(cited) or self._of_another_year(result, cited)
         result.status = VERIFIED
         result.section_number = row["section_number"]
         result.title = row["title"]
@@ -613,6 +618,23 @@ class StatuteLookup:
             numbered = parsed | opened
             found = self._units[key] = frozenset(numbered if "1" in numbered else ())
         return found
+
+    def _of_a_namesake(self, cited: ParsedCitation) -> LookupResult | None:
+        """A section the Act lacks whose short name another Act goes by too
+        (`shared_names`: "Section 44AD of the IT Act"): that Act's, when it has it; None
+        otherwise."""
+        written = NAME_LEAD.sub("", cited.named_as or "").strip(" ,;:.")
+        read_as, others = shared_names().get(normalize_alias(written), (None, ()))
+        key = normalize_section_number(cited.section_number or "")
+        for other in others if read_as == cited.act_code else ():
+            if (other, key) in self.sections:
+                found = self.resolve(replace(cited, act_code=other, named_as=None))
+                title = LEAD_THE.sub("", self.acts[other]["title"])
+                found.namesake = (f"'{written}' names {cited.act_code}, which has no section "
+                                  f"{cited.section_number}, and the {title} too, which has it.")
+                found.reason = " ".join(filter(None, (found.reason, found.namesake)))
+                return found
+        return None
 
     def _of_another_year(self, result: LookupResult, cited: ParsedCitation) -> LookupResult:
         """A provision the registry Act lacks, cited without the Act's year: UNVERIFIABLE when

@@ -1140,6 +1140,47 @@ def test_an_act_the_corpus_repeals_is_no_invention(repeal_checker, text, status,
         assert says in result.reason
 
 
+# --- A short name two Acts go by (nyaya/facts/acts.yaml's shared_names) ----------------------
+
+@pytest.fixture(scope="module")
+def namesake_checker() -> StatuteChecker:
+    registry = [*REGISTRY,
+                _act("ITA_2000", "The Information Technology Act, 2000", 2000,
+                     aliases=["IT Act", "I.T. Act", "Information Technology Act"]),
+                _act("ITAX_1961", "The Income-tax Act, 1961", 1961,
+                     aliases=["Income-tax Act", "Income Tax Act"])]
+    sections = [*SECTIONS,
+                {**_section("ITA_2000", "43A", "Compensation for failure to protect data",
+                            "Where a body corporate is negligent ..."), "status": "in_force"},
+                {**_section("ITAX_1961", "43A", "Special provisions consequential to changes "
+                            "in rate of exchange of currency", "Notwithstanding ..."),
+                 "status": "in_force"},
+                {**_section("ITAX_1961", "44AD", "Special provision for computing profits and "
+                            "gains of business on presumptive basis", "Notwithstanding ..."),
+                 "status": "in_force"}]
+    return StatuteChecker(registry, sections, TRANSITIONS)
+
+
+@pytest.mark.parametrize(("text", "status", "act"), [
+    # the Information Technology Act has no s.44AD; the Income-tax Act, "IT Act" too, has
+    ("Section 44AD of the IT Act", VERIFIED, "ITAX_1961"),
+    ("Section 44AD of the I.T. Act", VERIFIED, "ITAX_1961"),
+    # both have a s.43A: the name is read as it is
+    ("Section 43A of the IT Act", VERIFIED, "ITA_2000"),
+    # the Act named in full, or a number neither has
+    ("Section 44AD of the Information Technology Act", NOT_FOUND, "ITA_2000"),
+    ("Section 999 of the IT Act", NOT_FOUND, "ITA_2000"),
+])
+def test_a_short_name_two_acts_go_by(namesake_checker, text, status, act):
+    verdict = _one(text, namesake_checker)
+    assert (verdict.status, verdict.act_code) == (status, act), verdict.reason
+    result = namesake_checker.lookup.lookup(text)
+    assert (result.status, result.act_code) == (status, act)
+    if act == "ITAX_1961":
+        says = "names ITA_2000, which has no section 44AD, and the Income-tax Act, 1961 too"
+        assert says in verdict.reason and says in result.reason
+
+
 def test_without_the_judgments_an_unread_act_is_not_found(checker):
     verdict = _one("Section 25F of the Industrial Disputes Act, 1947", checker)
     assert verdict.status == NOT_FOUND and "could not be identified" in verdict.reason

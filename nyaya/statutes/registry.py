@@ -92,6 +92,14 @@ def struck_down() -> dict[tuple[str, str], Omission]:
             for row in _facts_file("struck_down.yaml")["struck_down"]}
 
 
+@cache
+def shared_names() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Normalized short name -> (the Act it is read as, the other Acts it names):
+    nyaya/facts/acts.yaml's `shared_names` ("IT Act" is the Income-tax Act too)."""
+    return {normalize_alias(name): (row["read_as"], tuple(row["also"]))
+            for row in load_facts().get("shared_names", ()) for name in row["names"]}
+
+
 @dataclass(frozen=True)
 class AbsentSchedule:
     """A schedule the corpus lacks, its provisions cited by their own numbering."""

@@ -330,7 +330,13 @@ class StatuteChecker:
             return found
         result = self.lookup.resolve(ParsedCitation(
             verdict.text, mention.act_code, mention.section, mention.unit, None, mention.kind,
-            dated=bool(mention.act_text and YEAR.search(mention.act_text))))
+            dated=bool(mention.act_text and YEAR.search(mention.act_text)),
+            named_as=mention.act_text))
+        if result.namesake is not None:  # "Section 44AD of the IT Act": the Income-tax Act's
+            found = self.verdict(text, replace(mention, act_code=result.act_code),
+                                 as_of=as_of, indexed=indexed, listed=listed)
+            found.reason += f" {result.namesake}"
+            return found
         if not result.found:
             if result.unit_unheld:
                 verdict.status = UNVERIFIABLE
