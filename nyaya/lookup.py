@@ -115,6 +115,23 @@ class ParsedCitation:
 
 
 SHOWN_ACTS = 4  # Acts named when initials may be several, or a number cited alone
+#: words that refer to an Act without naming it: looked up alone, they name none
+GENERIC_REFERENCE = re.compile(r"(?:of|under|in|to|by)?\s*(?:the|this|that)?\s*(?:said\s+)?"
+                               r"(?:Act|Code|Sanhita|Adhiniyam|Ordinance)[\s,.;:]*",
+                               re.IGNORECASE)
+#: an Act amending another: "Arbitration and Conciliation (Amendment) Act, 2015", "Criminal Law
+#: (Second Amendment) Act", "Companies Amendment Act"
+AMENDING = re.compile(r"(?P<base>.+?)\s*\(?\s*(?:(?:First|Second|Third|Fourth)\s+)?"
+                      r"Amendment\s*\)?\s*Act\b.*", re.IGNORECASE)
+#: an Act named by a State, or a province before 1950, first: "Bombay Prevention of Gambling Act"
+STATE_ACT = re.compile(
+    r"(?P<state>Andhra Pradesh|Arunachal Pradesh|Assam|Bihar|Bombay|Chhattisgarh|Goa|Gujarat|"
+    r"Haryana|Himachal Pradesh|Hyderabad|Jammu and Kashmir|J\s*&\s*K|Jharkhand|Karnataka|"
+    r"Kerala|Madhya Pradesh|M\.\s?P\.|Madras|Maharashtra|Manipur|Meghalaya|Mizoram|Mysore|"
+    r"Nagaland|Orissa|Odisha|Punjab|Panjab|Rajasthan|Sikkim|Tamil Nadu|Telangana|Tripura|"
+    r"Travancore-Cochin|U\.\s?P\.|United Provinces|Uttar Pradesh|Uttarakhand|West Bengal|"
+    r"Bengal|Central Provinces|C\.\s?P\.|Saurashtra|Pondicherry|Puducherry)\b"
+    r"(?=.*\b(?:Act|Code|Ordinance)\b)", re.IGNORECASE)
 NO_ACT_NAMED = "no Act named"
 #: named first among the Acts that hold a number cited without its Act
 CODES_FIRST = ("BNS_2023", "BNSS_2023", "BSA_2023", "IPC_1860", "CrPC_1973", "IEA_1872", "COI")
@@ -140,9 +157,12 @@ class UnreadName:
     absent: AbsentAct | None = None  # the Act the corpus lacks that it names
     initials_of: tuple[str, ...] = ()  # the titles of the Acts it may be the initials of
     read_as_initials: bool = False  # `held` was read from its title's initials
+    read_by_head: bool = False  # `held` was read as its title without the bracketed words
     #: the titles of the Acts whose names end with it ("the Stamp Act")
     ending_of: tuple[str, ...] = ()
     repealed: Repeal | None = None  # the Act the corpus lacks that an Act it holds repeals
+    amends: str | None = None  # the title of the Act the corpus holds that it amends
+    state: str | None = None  # the State (or province) whose Act it names
 
     def repeal_note(self, reason: str) -> str:
         """`reason`, and who repealed the Act, when an Act the corpus holds did."""
@@ -181,10 +201,29 @@ class UnreadName:
         return (f"'{self.written}' is no name the registry holds; {how}{named}{tail}: name the "
                 "Act in full to verify this citation")
 
-    def initials_note(self, title: str) -> str:
-        return (f" ('{self.written}' read as the initials of the {LEAD_THE.sub('', title)}, "
-                "the only Act the corpus holds or its judgments cite with those initials.)"
-                if self.read_as_initials else "")
+    def reading_note(self, title: str) -> str:
+        """How the name was read as the Act the corpus holds, when not by its aliases."""
+        title = LEAD_THE.sub("", title)
+        if self.read_as_initials:
+            return (f" ('{self.written}' read as the initials of the {title}, the only Act the "
+                    "corpus holds or its judgments cite with those initials.)")
+        if self.read_by_head:
+            return (f" ('{self.written}' read as the {title}, the only Act the corpus holds "
+                    "whose title, without its bracketed words, is that name.)")
+        return ""
+
+    def unheld_reason(self) -> str | None:
+        """Why a section of an amending Act, or of a State's Act, is UNVERIFIABLE, never
+        NOT_FOUND; None for any other name."""
+        if self.amends:
+            return (f"'{self.written}' amends the {self.amends}, which the corpus holds as "
+                    "amended, not the amending Act: cite the section of the "
+                    f"{self.amends} that it inserted or amended")
+        if self.state:
+            return (f"'{self.written}' is an Act of {self.state}; the corpus holds the central "
+                    "Acts only, so it cannot be verified here: check it against the State's "
+                    "official text")
+        return None
 
 
 @dataclass
@@ -263,9 +302,10 @@ def parse_citation(text: str, aliases: AliasIndex) -> ParsedCitation:
     rest = (raw[: match.start()] + " " + raw[match.end():]).strip()
     act = _act_in(rest, aliases)
     unit = re.sub(r"\s", "", match["unit"] or "") or None
-    problem = None if act else (f"Act not recognised in {rest!r}" if rest else NO_ACT_NAMED)
+    named = rest and not GENERIC_REFERENCE.fullmatch(rest)  # "of the Code": which, it says not
+    problem = None if act else (f"Act not recognised in {rest!r}" if named else NO_ACT_NAMED)
     return ParsedCitation(raw, act, match["number"].upper(), unit, problem,
-                          act_written=rest if not act and rest else None,
+                          act_written=rest if not act and named else None,
                           dated=bool(YEAR.search(rest)), named_as=rest if act else None)
 
 
@@ -435,6 +475,9 @@ class StatuteLookup:
         written = NAME_LEAD.sub("", written).strip()
         if len(codes) == 1 and not absents:
             return UnreadName(written, held=codes[0], read_as_initials=True)
+        headed = self.aliases.by_head(written)
+        if len(headed) == 1:
+            return UnreadName(written, held=headed[0], read_by_head=True)
         # an Act the corpus lacks is never read from initials alone: its judgments could
         # only corroborate a guess
         # the initials of a title's last words, when no whole title has them, are a guess too
@@ -445,9 +488,17 @@ class StatuteLookup:
             return UnreadName(written, initials_of=(*titles, *(act.name for act in absents)))
         # a shortened name is never read as one Act: a State's Act of the same ending may be
         # meant, which the corpus does not know
-        ended = sorted(self.acts[code]["title"] for code in self.aliases.by_ending(written))
+        ended = sorted(self.acts[code]["title"] for code in {
+            *self.aliases.by_ending(written), *headed})
         ended_absent = self.absent_acts.by_ending(written) if self.absent_acts else []
-        return UnreadName(written, ending_of=(*ended, *(act.name for act in ended_absent)))
+        if ended or ended_absent:
+            return UnreadName(written, ending_of=(*ended, *(act.name for act in ended_absent)))
+        amended = AMENDING.fullmatch(written)
+        held = self.aliases.loosely(amended["base"] + " Act") if amended else None
+        if held is not None:
+            return UnreadName(written, amends=LEAD_THE.sub("", self.acts[held]["title"]))
+        state = STATE_ACT.match(written)
+        return UnreadName(written, state=state["state"] if state else None)
 
     @cached_property
     def holders(self) -> dict[str, list[str]]:
@@ -506,7 +557,7 @@ class StatuteLookup:
             if name.held is not None:
                 found = self.resolve(replace(cited, act_code=name.held, problem=None,
                                              act_written=None))
-                note = name.initials_note(found.act_title or name.held).strip()
+                note = name.reading_note(found.act_title or name.held).strip()
                 found.reason = f"{found.reason} {note}" if found.reason else note or None
                 return found
             result.reason = cited.problem
@@ -519,6 +570,8 @@ class StatuteLookup:
                 result.act_title = name.repealed.name
             elif name.candidates and cited.section_number:
                 result.status, result.reason = UNVERIFIABLE, name.unsure()
+            elif name.unheld_reason() and cited.section_number:
+                result.status, result.reason = UNVERIFIABLE, name.unheld_reason()
             elif cited.problem == NO_ACT_NAMED and cited.section_number:
                 result.status, result.reason = UNVERIFIABLE, self.unnamed(cited.section_number)
             elif cited.act_written and SUBORDINATE.search(cited.act_written):

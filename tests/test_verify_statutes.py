@@ -1181,6 +1181,55 @@ def test_a_short_name_two_acts_go_by(namesake_checker, text, status, act):
         assert says in verdict.reason and says in result.reason
 
 
+# --- Names an Act goes by that are not its aliases (StatuteLookup.read_name) ----------------
+
+@pytest.fixture(scope="module")
+def named_checker() -> StatuteChecker:
+    registry = [*REGISTRY,
+                _act("WLPA_1972", "The Wild Life (Protection) Act, 1972", 1972, aliases=[]),
+                _act("ACA_1996", "The Arbitration and Conciliation Act, 1996", 1996, aliases=[]),
+                _act("BCATUA_1970", "The Banking Companies (Acquisition and Transfer of "
+                     "Undertakings) Act, 1970", 1970, aliases=[]),
+                _act("BCATUA_1980", "The Banking Companies (Acquisition and Transfer of "
+                     "Undertakings) Act, 1980", 1980, aliases=[])]
+    sections = [*SECTIONS, *({**_section(act, "9", "A section", "Text."), "status": "in_force"}
+                             for act in ("WLPA_1972", "ACA_1996", "BCATUA_1970", "BCATUA_1980"))]
+    return StatuteChecker(registry, sections, TRANSITIONS)
+
+
+@pytest.mark.parametrize(("text", "status", "act", "says"), [
+    # the title without its bracketed words: one Act's, or several
+    ("Section 9 of the Wild Life Act", VERIFIED, "WLPA_1972",
+     "'Wild Life Act' read as the Wild Life (Protection) Act, 1972"),
+    ("Section 9 of the Wild Life Act, 1972", VERIFIED, "WLPA_1972", "read as the Wild Life"),
+    ("Section 9 of the Wild Life Act, 1986", NOT_FOUND, None, "could not be identified"),
+    ("Section 9 of the Banking Companies Act", UNVERIFIABLE, None,
+     "it may be the Banking Companies (Acquisition and Transfer of Undertakings) Act, 1970"),
+    # an amending Act of an Act the corpus holds: its principal Act holds the amendment
+    ("Section 9 of the Arbitration and Conciliation (Amendment) Act, 2015", UNVERIFIABLE, None,
+     "amends the Arbitration and Conciliation Act, 1996, which the corpus holds as amended"),
+    # a State's Act, which the corpus does not hold; an Act of no State, no one knows
+    ("Section 4 of the Bombay Prevention of Gambling Act, 1887", UNVERIFIABLE, None,
+     "is an Act of Bombay; the corpus holds the central Acts only"),
+    ("Section 4 of the Frobnicate Prevention Act", NOT_FOUND, None, "could not be identified"),
+])
+def test_names_an_act_goes_by(named_checker, text, status, act, says):
+    verdict = _one(text, named_checker)
+    assert (verdict.status, verdict.act_code) == (status, act), verdict.reason
+    assert says in verdict.reason
+    result = named_checker.lookup.lookup(text)
+    assert (result.status, result.act_code) == (status, act)
+
+
+@pytest.mark.parametrize("text", ["Section 482 of the Code", "Section 5 of the said Act",
+                                  "s. 5 of this Act"])
+def test_a_lookup_of_an_act_referred_to_but_not_named(checker, text):
+    """Looked up alone, "the Code" names no Act: the Acts with the number are listed."""
+    result = checker.lookup.lookup(text)
+    assert result.status == UNVERIFIABLE
+    assert "is not named, so it cannot be verified" in result.reason
+
+
 def test_without_the_judgments_an_unread_act_is_not_found(checker):
     verdict = _one("Section 25F of the Industrial Disputes Act, 1947", checker)
     assert verdict.status == NOT_FOUND and "could not be identified" in verdict.reason

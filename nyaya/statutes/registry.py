@@ -225,6 +225,11 @@ UNTELLING_WORDS = frozenset({"amendment", "amending", "validation", "validating"
                              "second", "third", "supplementary", "repealing", "act", "code"})
 
 
+#: the bracketed words of a title just before its "Act" or "Code": "(Protection)" of "The Wild
+#: Life (Protection) Act, 1972", which its popular name drops
+BRACKETED_BEFORE_ACT = re.compile(r"\s*\([^()]*\)\s*(?=(?:Act|Code)\b)")
+
+
 #: the fewest last words of a title whose initials may be its name ("Goods and Services Tax
 #: Act": "GST Act"); two ("Tax Act": "TA") would name dozens
 INITIALLED_ENDING = 4
@@ -261,6 +266,9 @@ class AliasIndex:
     ended: dict[tuple[str, ...], set[tuple[str, str | None]]] = field(default_factory=dict)
     #: `acronym` of every title's endings of INITIALLED_ENDING words or more -> its Acts
     ending_initialled: dict[str, set[tuple[str, str | None]]] = field(default_factory=dict)
+    #: `loose_name` of every title without its bracketed words ("Wild Life Act" of "The Wild
+    #: Life (Protection) Act, 1972") -> its Acts
+    headed: dict[str, set[tuple[str, str | None]]] = field(default_factory=dict)
 
     def loosely(self, written: str) -> str | None:
         """The one Act whose title or alias `written` differs from only in "the", "of" and
@@ -280,6 +288,12 @@ class AliasIndex:
         ("GST Act": the Central, Integrated and Union Territory Goods and Services Tax Acts), of
         its year when written; [] for a name that is not initials."""
         return _initialled_as(self.ending_initialled, written)
+
+    def by_head(self, written: str) -> list[str]:
+        """The Acts whose title without its bracketed words is what is written ("Wild Life
+        Act": the Wild Life (Protection) Act, 1972), of its year when written."""
+        key, year = loose_name(written)
+        return sorted(_of_year(self.headed.get(key, ()), year))
 
     def by_ending(self, written: str) -> list[str]:
         """The Acts whose title ends with what is written ("Stamp Act": the Indian Stamp Act,
@@ -328,10 +342,14 @@ def build_alias_index(entries: list[ActEntry]) -> AliasIndex:
     initialled: dict[str, set[tuple[str, str | None]]] = {}
     ended: dict[tuple[str, ...], set[tuple[str, str | None]]] = {}
     ending_initialled: dict[str, set[tuple[str, str | None]]] = {}
+    headed: dict[str, set[tuple[str, str | None]]] = {}
     for entry in entries:
         # a year read from a table is a float (1989.0), or NaN when unknown
         enacted = str(int(entry.year)) if entry.year and entry.year == entry.year else None
         initialled.setdefault(acronym(entry.title), set()).add((entry.act_code, enacted))
+        head = BRACKETED_BEFORE_ACT.sub(" ", entry.title)
+        if head != entry.title:
+            headed.setdefault(loose_name(head)[0], set()).add((entry.act_code, enacted))
         for ending in endings(entry.title):
             ended.setdefault(ending, set()).add((entry.act_code, enacted))
             if len(ending) >= INITIALLED_ENDING:
@@ -358,4 +376,4 @@ def build_alias_index(entries: list[ActEntry]) -> AliasIndex:
             by_alias[key] = next(iter(codes))
         else:
             ambiguous[key] = sorted(codes)
-    return AliasIndex(by_alias, ambiguous, loose, initialled, ended, ending_initialled)
+    return AliasIndex(by_alias, ambiguous, loose, initialled, ended, ending_initialled, headed)

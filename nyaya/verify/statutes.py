@@ -326,7 +326,7 @@ class StatuteChecker:
                 return self._unread_act_verdict(verdict, mention, name)
             found = self.verdict(text, replace(mention, act_code=name.held, problem=None),
                                  as_of=as_of, indexed=indexed, listed=listed)
-            found.reason += name.initials_note(self.lookup.acts[name.held]["title"])
+            found.reason += name.reading_note(self.lookup.acts[name.held]["title"])
             return found
         result = self.lookup.resolve(ParsedCitation(
             verdict.text, mention.act_code, mention.section, mention.unit, None, mention.kind,
@@ -399,9 +399,10 @@ class StatuteChecker:
     def _unread_act_verdict(self, verdict: CitationVerdict, mention: StatuteMention,
                             name: UnreadName) -> CitationVerdict:
         """A citation of an Act the registry does not know: judged by the corpus judgments
-        that cite it when they are enough (`nyaya.verify.absent_acts`), UNVERIFIABLE when it
-        may be initials or a shortened name (`UnreadName.unsure`) or names no Act at all
-        (`StatuteLookup.unnamed`), else NOT_FOUND."""
+        that cite it when they are enough (`nyaya.verify.absent_acts`), UNVERIFIABLE when an
+        Act of the corpus repeals it, when it may be initials or a shortened name
+        (`UnreadName.unsure`), when it amends an Act the corpus holds or is a State's, or when
+        it names no Act at all (`StatuteLookup.unnamed`), else NOT_FOUND."""
         if name.absent is not None:
             verdict = _absent_act_verdict(verdict, name.absent)
             verdict.reason = name.repeal_note(verdict.reason)
@@ -418,6 +419,10 @@ class StatuteChecker:
             verdict.reason = f"{name.unsure()}; check it before relying on it."
             verdict.matched = ({"initials_of": list(name.initials_of)} if name.initials_of
                                else {"ending_of": list(name.ending_of)})
+            return verdict
+        if name.unheld_reason():  # an amending Act, or a State's
+            verdict.status = UNVERIFIABLE
+            verdict.reason = f"{name.unheld_reason()}; check it before relying on it."
             return verdict
         if mention.problem in (None, ACT_NOT_NAMED):  # a number with no Act: none to doubt
             verdict.status = UNVERIFIABLE
