@@ -476,8 +476,11 @@ class StatuteLookup:
         if len(codes) == 1 and not absents:
             return UnreadName(written, held=codes[0], read_as_initials=True)
         headed = self.aliases.by_head(written)
-        if len(headed) == 1:
+        if len(headed) == 1 and self.aliases.by_head(written, qualified=True):
             return UnreadName(written, held=headed[0], read_by_head=True)
+        state = STATE_ACT.match(written)  # "Orissa Act", "Bombay Prevention of Gambling Act"
+        if state:
+            return UnreadName(written, state=state["state"])
         # an Act the corpus lacks is never read from initials alone: its judgments could
         # only corroborate a guess
         # the initials of a title's last words, when no whole title has them, are a guess too
@@ -495,10 +498,8 @@ class StatuteLookup:
             return UnreadName(written, ending_of=(*ended, *(act.name for act in ended_absent)))
         amended = AMENDING.fullmatch(written)
         held = self.aliases.loosely(amended["base"] + " Act") if amended else None
-        if held is not None:
-            return UnreadName(written, amends=LEAD_THE.sub("", self.acts[held]["title"]))
-        state = STATE_ACT.match(written)
-        return UnreadName(written, state=state["state"] if state else None)
+        return UnreadName(written, amends=LEAD_THE.sub("", self.acts[held]["title"])
+                          if held is not None else None)
 
     @cached_property
     def holders(self) -> dict[str, list[str]]:

@@ -1191,9 +1191,13 @@ def named_checker() -> StatuteChecker:
                 _act("BCATUA_1970", "The Banking Companies (Acquisition and Transfer of "
                      "Undertakings) Act, 1970", 1970, aliases=[]),
                 _act("BCATUA_1980", "The Banking Companies (Acquisition and Transfer of "
-                     "Undertakings) Act, 1980", 1980, aliases=[])]
+                     "Undertakings) Act, 1980", 1980, aliases=[]),
+                _act("CPIA_2022", "The Criminal Procedure (Identification) Act, 2022", 2022,
+                     aliases=[]),
+                _act("OANA_2011", "The Orissa (Alteration of Name) Act, 2011", 2011, aliases=[])]
     sections = [*SECTIONS, *({**_section(act, "9", "A section", "Text."), "status": "in_force"}
-                             for act in ("WLPA_1972", "ACA_1996", "BCATUA_1970", "BCATUA_1980"))]
+                             for act in ("WLPA_1972", "ACA_1996", "BCATUA_1970", "BCATUA_1980",
+                                         "CPIA_2022", "OANA_2011"))]
     return StatuteChecker(registry, sections, TRANSITIONS)
 
 
@@ -1205,6 +1209,11 @@ def named_checker() -> StatuteChecker:
     ("Section 9 of the Wild Life Act, 1986", NOT_FOUND, None, "could not be identified"),
     ("Section 9 of the Banking Companies Act", UNVERIFIABLE, None,
      "it may be the Banking Companies (Acquisition and Transfer of Undertakings) Act, 1970"),
+    # bracketed words that carry the subject: one Act without them is a guess
+    ("Section 9 of the Criminal Procedure Act", UNVERIFIABLE, None,
+     "it may be the Criminal Procedure (Identification) Act, 2022"),
+    # a State's name and "Act": an Act of that State, not the Act renaming it
+    ("Section 9 of the Orissa Act", UNVERIFIABLE, None, "is an Act of Orissa"),
     # an amending Act of an Act the corpus holds: its principal Act holds the amendment
     ("Section 9 of the Arbitration and Conciliation (Amendment) Act, 2015", UNVERIFIABLE, None,
      "amends the Arbitration and Conciliation Act, 1996, which the corpus holds as amended"),

@@ -228,6 +228,13 @@ UNTELLING_WORDS = frozenset({"amendment", "amending", "validation", "validating"
 #: the bracketed words of a title just before its "Act" or "Code": "(Protection)" of "The Wild
 #: Life (Protection) Act, 1972", which its popular name drops
 BRACKETED_BEFORE_ACT = re.compile(r"\s*\([^()]*\)\s*(?=(?:Act|Code)\b)")
+#: bracketed words that only say what the Act does to its subject ("(Protection)",
+#: "(Prevention and Control of Pollution)", "(Development and Regulation)"): the name without
+#: them is that Act's. Other brackets carry the subject ("The Criminal Procedure
+#: (Identification) Act", "The Orissa (Alteration of Name) Act"): without them, a guess.
+QUALIFYING_WORDS = frozenset({"protection", "prevention", "prohibition", "regulation", "control",
+                              "development", "abolition", "redressal", "conservation", "rights",
+                              "pollution", "and", "of", "the"})
 
 
 #: the fewest last words of a title whose initials may be its name ("Goods and Services Tax
@@ -269,6 +276,8 @@ class AliasIndex:
     #: `loose_name` of every title without its bracketed words ("Wild Life Act" of "The Wild
     #: Life (Protection) Act, 1972") -> its Acts
     headed: dict[str, set[tuple[str, str | None]]] = field(default_factory=dict)
+    #: the same, of the titles whose bracketed words only qualify (QUALIFYING_WORDS)
+    qualified: dict[str, set[tuple[str, str | None]]] = field(default_factory=dict)
 
     def loosely(self, written: str) -> str | None:
         """The one Act whose title or alias `written` differs from only in "the", "of" and
@@ -289,11 +298,13 @@ class AliasIndex:
         its year when written; [] for a name that is not initials."""
         return _initialled_as(self.ending_initialled, written)
 
-    def by_head(self, written: str) -> list[str]:
+    def by_head(self, written: str, qualified: bool = False) -> list[str]:
         """The Acts whose title without its bracketed words is what is written ("Wild Life
-        Act": the Wild Life (Protection) Act, 1972), of its year when written."""
+        Act": the Wild Life (Protection) Act, 1972), of its year when written; `qualified`:
+        only those whose bracketed words merely qualify the name."""
         key, year = loose_name(written)
-        return sorted(_of_year(self.headed.get(key, ()), year))
+        return sorted(_of_year((self.qualified if qualified else self.headed).get(key, ()),
+                               year))
 
     def by_ending(self, written: str) -> list[str]:
         """The Acts whose title ends with what is written ("Stamp Act": the Indian Stamp Act,
@@ -343,13 +354,17 @@ def build_alias_index(entries: list[ActEntry]) -> AliasIndex:
     ended: dict[tuple[str, ...], set[tuple[str, str | None]]] = {}
     ending_initialled: dict[str, set[tuple[str, str | None]]] = {}
     headed: dict[str, set[tuple[str, str | None]]] = {}
+    qualified: dict[str, set[tuple[str, str | None]]] = {}
     for entry in entries:
         # a year read from a table is a float (1989.0), or NaN when unknown
         enacted = str(int(entry.year)) if entry.year and entry.year == entry.year else None
         initialled.setdefault(acronym(entry.title), set()).add((entry.act_code, enacted))
-        head = BRACKETED_BEFORE_ACT.sub(" ", entry.title)
-        if head != entry.title:
-            headed.setdefault(loose_name(head)[0], set()).add((entry.act_code, enacted))
+        bracketed = BRACKETED_BEFORE_ACT.search(entry.title)
+        if bracketed:
+            head = loose_name(BRACKETED_BEFORE_ACT.sub(" ", entry.title))[0]
+            headed.setdefault(head, set()).add((entry.act_code, enacted))
+            if set(re.findall(r"[a-z]+", bracketed.group().lower())) <= QUALIFYING_WORDS:
+                qualified.setdefault(head, set()).add((entry.act_code, enacted))
         for ending in endings(entry.title):
             ended.setdefault(ending, set()).add((entry.act_code, enacted))
             if len(ending) >= INITIALLED_ENDING:
@@ -376,4 +391,5 @@ def build_alias_index(entries: list[ActEntry]) -> AliasIndex:
             by_alias[key] = next(iter(codes))
         else:
             ambiguous[key] = sorted(codes)
-    return AliasIndex(by_alias, ambiguous, loose, initialled, ended, ending_initialled, headed)
+    return AliasIndex(by_alias, ambiguous, loose, initialled, ended, ending_initialled, headed,
+                      qualified)
