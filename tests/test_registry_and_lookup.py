@@ -36,6 +36,19 @@ def lookup(fixture_corpus) -> StatuteLookup:
                          build_alias_index(corpus.registry))
 
 
+def test_every_curated_alias_is_a_name_no_other_act_claims():
+    """A YAML flow list splits "Land Acquisition Act, 2013" at its comma into a name and a
+    number; and an alias two curated Acts claim would read one of them wrongly."""
+    from nyaya.statutes.registry import load_facts, shared_names
+    claimed: dict[str, str] = {}
+    for act in load_facts()["acts"]:
+        for alias in act.get("aliases", []):
+            assert isinstance(alias, str), (act["act_code"], alias)
+            assert claimed.setdefault(normalize_alias(alias), act["act_code"]) == act["act_code"]
+    for name, (read_as, others) in shared_names().items():
+        assert claimed[name] == read_as and read_as not in others
+
+
 @pytest.mark.parametrize(("text", "key"), [
     ("Cr.P.C.", "crpc"), ("Cr. P.C.", "crpc"), ("CrPC", "crpc"), ("I.P.C.", "ipc"),
     ("The Indian Penal Code, 1860", "indianpenalcode1860"), ("A&C Act", "aandcact"),
