@@ -626,6 +626,13 @@ FULL_CITATIONS = [
      "Dr. Yogesh Bhardwaj v. State Of U.P. And Ors."),
     ("In The Divisional Controller, Ksrtc v. Mahadeva Shetty and Anr., 2003 INSC 300, held.",
      "Divisional Controller, Ksrtc v. Mahadeva Shetty and Anr."),
+    # "Civil" inside a respondent's name, not opening "Civil Appeal No."; "Pty."; "Under the"
+    ("In State of Kerala v. Peoples Union for Civil Liberties, [2010] 9 S.C.R. 476, held.",
+     "State of Kerala v. Peoples Union for Civil Liberties"),
+    ("See Godrej Sara Lee Limited vs. Reckitt Benckiser Australia Pty. Ltd., [2007] 5 SCR 26.",
+     "Godrej Sara Lee Limited vs. Reckitt Benckiser Australia Pty. Ltd."),
+    ("In Yogesh Mehta vs. Custodian Appointed Under the Special Court, 2025 INSC 661, held.",
+     "Yogesh Mehta vs. Custodian Appointed Under the Special Court"),
     # "Etc." after a comma, just before "v."
     ("See The Assistant Commissioner of Income Tax, Madras, Etc. Etc. v. Thanthi Trust Etc. "
      "Etc., 2001 INSC 58.", "Assistant Commissioner of Income Tax, Madras, Etc. Etc. v. Thanthi "
@@ -669,6 +676,16 @@ FULL_CITATIONS = [
 def test_a_petitioner_read_back_over_a_comma_stops_at_what_is_before_it(
         text: str, names: list[tuple[str, str]]) -> None:
     assert [(c.kind, c.case_name) for c in extract_case_citations(text)] == names
+
+
+@pytest.mark.parametrize("text", [
+    "In Ram v. Shyam, Civil Appeal No. 12 of 1990, AIR 1990 SC 1, held.",
+    "In Ram v. Shyam Criminal Appeal No. 12 of 1990, AIR 1990 SC 1, held.",
+])
+def test_a_proceeding_after_a_name_is_no_part_of_it(text: str) -> None:
+    """"Civil" and "Criminal" end a name when a proceeding follows ("Civil Appeal No.")."""
+    names = [c.case_name for c in extract_case_citations(text)]
+    assert names == ["Ram v. Shyam", None]
 
 
 @pytest.mark.parametrize(("text", "name"), FULL_CITATIONS)

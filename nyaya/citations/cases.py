@@ -297,6 +297,7 @@ ABBREVIATIONS = {"ltd", "pvt", "co", "corpn", "corp", "bros", "govt", "deptt", "
                  "estt", "insp", "supt", "div", "divl", "regl", "dir", "gen", "hqrs", "assoc",
                  "asso", "instn", "auth", "cttee", "fin", "elec", "tpt", "edu", "educ",
                  "tech", "sci", "med", "hosp", "pharma", "chem", "natl", "intl", "mgr", "inst",
+                 "pty",  # "Reckitt Benckiser Australia Pty. Ltd."
                  "sou",  # Marathi "Sou." (Saubhagyavati): "Prakash Dubal v. Sou. Meena"
                  # inside the registry's party names ("Hindustan Spinning & Wvg. M. Ltd.")
                  "mis", "co-op", "prof", "asson", "rev", "mst", "thru", "sau", "spg", "tmt",
@@ -547,7 +548,12 @@ REPORTER_STOP = {"air", "scc", "scr", "jt", "insc", "indlaw", "scale", "a.i.r.",
                  "s.c.r.", "itr"}
 # "the" inside a name: "State Represented Through the Inspector of Police", "Rep. by the"; and
 # "National Federation of the Blind", though not "of the Court" (`GENERIC_NAMES`)
-BEFORE_INNER_THE = {"through", "thr", "thr.", "tr.", "by", "rep.", "represented"}
+BEFORE_INNER_THE = {"through", "thr", "thr.", "tr.", "by", "rep.", "represented",
+                    "under"}  # "Custodian Appointed Under the Special Court"
+#: what "Civil" or "Criminal" opens after a name, ending it: "Civil Appeal No. 12"
+PROCEEDINGS = {"appeal", "appeals", "appellate", "writ", "misc", "miscellaneous", "revision",
+               "petition", "petitions", "original", "suit", "no", "nos", "case", "cases",
+               "reference", "side", "application", "jurisdiction", "proceedings", "p"}
 CAPITAL_NEXT = re.compile(r"\s{1,2}[A-Z]")
 
 
@@ -561,6 +567,9 @@ def _stops_right(core: str, low: str, prev: str, text: str, end: int) -> bool:
         return False
     if low in ("at", "for") and prev[:1].isalpha() and CAPITAL_NEXT.match(text, end):
         return False  # "High Court of Manipur at Imphal", "High Court of Judicature for"
+    if low in ("civil", "criminal") and _word_after(text, end).lower().strip(
+            EDGE + ".") not in PROCEEDINGS:
+        return False  # "People's Union for Civil Liberties", not "Civil Appeal No. 12"
     if low != "the" or not CAPITAL_NEXT.match(text, end):
         return True
     return not (prev in BEFORE_INNER_THE or (
