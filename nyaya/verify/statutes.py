@@ -273,7 +273,7 @@ class StatuteChecker:
         self._weights: dict[tuple[str, str], dict[str, float]] = {}
         self._siblings: dict[tuple[str, str], tuple[frozenset[str], list]] = {}
         self._quotable: dict[tuple[str, str], list[tuple[tuple[str, str], str,
-                                                         frozenset[str]]]] = {}
+                                                         frozenset[str], frozenset[str]]]] = {}
 
     def _commencement(self, old: str, new: str) -> tuple[date, str]:
         """When citing `old` became stale, and where that date came from."""
@@ -496,12 +496,13 @@ class StatuteChecker:
             return None
         score = overlap_score(context, self._description_of(other))
         cited_score = overlap_score(context, self._description_of(own))
-        # the other section's title quoted whole, none of the cited title's words there: it
-        # need only fit better ("The provision governing affray is Sec. 159 BNS")
-        quoted = (_phrase(str(other_row.get("title") or "")) in _phrase(sentence)
-                  and not _terms(str(result.title or "")) & context)
-        if score < FF_MIN_SCORE or (score <= cited_score if quoted else (
-                score - cited_score < FF_MARGIN or score < FF_RATIO * cited_score)):
+        if score < FF_MIN_SCORE or score <= cited_score:
+            return None
+        # short of the margin, the other section's title quoted whole, none of the cited
+        # title's words there, is enough ("The provision governing affray is Sec. 159 BNS")
+        if (score - cited_score < FF_MARGIN or score < FF_RATIO * cited_score) and not (
+                _phrase(str(other_row.get("title") or "")) in _phrase(sentence)
+                and not _terms(str(result.title or "")) & context):
             return None
         # New code cited with the old meaning: the old section's successors are the fix.
         # Old code cited with the new meaning: the new section's predecessors are the fix.
@@ -554,7 +555,8 @@ class StatuteChecker:
         own = (mention.act_code, normalize_section_number(result.section_number))
         chapter = (mention.act_code, str(result.chapter_number))
         own_title, siblings = self._siblings_of(own, chapter)
-        if not own_title:
+        quotable = self._quotable_near(own, own_title, chapter)
+        if not siblings and not quotable:
             return None
         if listed is None:  # called without the document's mentions: parse the phrase alone
             listed = bool(cites_several(extract_statute_mentions(mention.text, self.aliases)))
@@ -565,7 +567,7 @@ class StatuteChecker:
         # the sibling's whole description (title and opening text) fits the sentence as well
         # when its title is quoted, else clearly better: a judge's paraphrase of the cited
         # section is not flagged
-        key = self._quoted_sibling(sentence, context, own, own_title, chapter)
+        key = self._quoted_sibling(sentence, context, quotable)
         if key is not None and self._fits_better(sentence, own, own_title, key, 0.0):
             return _Sibling(self.lookup.sections[key], quoted=True)
         key = self._distinct_sibling(own_title, siblings, context, chapter)
@@ -600,23 +602,18 @@ class StatuteChecker:
             return None
         return scored[0][1]
 
-    def _quoted_sibling(self, sentence: str, context: frozenset[str], own: tuple[str, str],
-                        own_title: frozenset[str], chapter: tuple[str, str]
-                        ) -> tuple[str, str] | None:
-        """The section of the chapter whose title the sentence quotes word for word (whole, or
-        its first QUOTED_WORDS words), sharing SIBLING_SHARED words with the cited title and
-        not a part of it, no word that sets the cited title apart being in the sentence; None
-        when none, or two quoted as long. Boilerplate words count here ("Courts of Judicial
-        Magistrates" against "Subordination of ..."), and the title's words need not be rare:
-        quoted, a title is what the sentence is about."""
+    def _quoted_sibling(self, sentence: str, context: frozenset[str],
+                        quotable: list[tuple[tuple[str, str], str, frozenset[str],
+                                             frozenset[str]]]) -> tuple[str, str] | None:
+        """The section of `quotable` (`_quotable_near`) whose title the sentence quotes word
+        for word (whole, or its first QUOTED_WORDS words), no word that sets the cited title
+        apart being in the sentence; None when none, or two quoted as long. Boilerplate words
+        count here ("Courts of Judicial Magistrates" against "Subordination of ..."), and the
+        title's words need not be rare: quoted, a title is what the sentence is about."""
         phrase = None
         found = []
-        for key, quoted, words, title in self._quotable_titles(chapter):
-            if (key == own or not words <= context or len(words & own_title) < SIBLING_SHARED
-                    or title <= own_title):  # a title inside the cited one's ("Criminal
-                continue  # breach of trust") is the offence it aggravates, rightly named
-            own_distinct = own_title - title
-            if not own_distinct or own_distinct & context:
+        for key, quoted, words, own_distinct in quotable:
+            if not words <= context or own_distinct & context:
                 continue
             phrase = phrase or _phrase(sentence)
             if quoted in phrase:
@@ -626,18 +623,26 @@ class StatuteChecker:
             return None
         return found[0][1]
 
-    def _quotable_titles(self, chapter: tuple[str, str]
-                         ) -> list[tuple[tuple[str, str], str, frozenset[str], frozenset[str]]]:
-        """The chapter's titles whose quoted part (`_quoted`) has QUOTED_TERMS words or more:
-        each section, that part, its words and the whole title's, once per chapter."""
-        found = self._quotable.get(chapter)
+    def _quotable_near(self, own: tuple[str, str], own_title: frozenset[str],
+                       chapter: tuple[str, str]
+                       ) -> list[tuple[tuple[str, str], str, frozenset[str], frozenset[str]]]:
+        """The sections of the chapter a sentence may quote instead of the cited one, once per
+        section: a title whose quoted part (`_quoted`) has QUOTED_TERMS words or more, sharing
+        SIBLING_SHARED words with the cited title and not a part of it (a title inside the
+        cited one's, "Criminal breach of trust" in IPC 409's, is the offence 409 aggravates,
+        rightly named beside it); each with that part, its words and the words that set the
+        cited title apart from it."""
+        found = self._quotable.get(own)
         if found is None:
-            found = self._quotable[chapter] = []
+            found = self._quotable[own] = []
             for key, title in self._chapter_titles(chapter).items():
+                if key == own or len(title & own_title) < SIBLING_SHARED or title <= own_title:
+                    continue
                 quoted = _quoted(str(self.lookup.sections[key].get("title") or ""))
                 words = _title_terms(quoted)
-                if len(words) >= QUOTED_TERMS:
-                    found.append((key, _phrase(quoted), words, title))
+                if len(words) >= QUOTED_TERMS and len(words & own_title) >= SIBLING_SHARED \
+                        and own_title - title:
+                    found.append((key, _phrase(quoted), words, own_title - title))
         return found
 
     def _defined_description(self, own: tuple[str, str], own_distinct: frozenset[str],
