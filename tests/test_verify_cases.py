@@ -724,6 +724,33 @@ def test_a_citation_printed_as_another_cases_is_a_name_mismatch(printers, writte
             "'Maneka Gandhi v. Union of India'" in verdict.reason
 
 
+@pytest.mark.parametrize(("written", "status", "says"), [
+    # the case is held without a name; two judgments print its citation with another's
+    ("Brathi v. State of Punjab", NAME_MISMATCH,
+     "2 corpus judgments of different cases print it as the citation of 'Paschim Banga Khet "
+     "Mazdoor Samity v. State of West Bengal'"),
+    # and with the names written: those judgments vouch for them
+    ("Paschim Banga Khet Mazdoor Samity v. State of West Bengal", FOUND,
+     "its name is not recorded, but 2 corpus judgments of different cases print it with the "
+     "names written (A1, A2)"),
+])
+def test_a_held_case_without_a_name_is_named_by_the_judgments_printing_it(written, status,
+                                                                           says) -> None:
+    judgments = [{"doc_id": "IRLED:prior_case_0007", "case_id": "CASE:IRLED:prior_case_0007",
+                  "case_name": None, "decision_date": "1996-05-06",
+                  "citation_keys": ["(1996) 4 SCC 37"]}]
+    printed = [{"doc_id": doc, "citation_key": "(1996) 4 SCC 37", "case_name": name,
+                "reporter": "SCC"}
+               for doc, name in (("A1", "Paschim Banga Khet Mazdoor Samity v. State of West "
+                                        "Bengal"),
+                                 ("A2", "Paschim Bangal Khet Mazdoor Samity vs. State of West "
+                                        "Bengal & Ors."))]
+    verifier = CaseVerifier(judgments, [], now_year=2025, mentions=printed)
+    [verdict] = verifier.verify(f"See {written}, (1996) 4 SCC 37.")
+    assert verdict.status == status, verdict.reason
+    assert says in verdict.reason
+
+
 def test_names_that_meet_only_on_common_words_are_two_cases() -> None:
     from nyaya.verify.cases import common_name_words
 

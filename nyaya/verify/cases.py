@@ -796,9 +796,26 @@ class CaseVerifier:
                     cite, NAME_MISMATCH, f"{cite.key} is the citation of {case.label()}, not of "
                     f"'{written}'; cite that case or find the right citation for this one",
                     case), None)
+            # no name recorded, but the judgments print the case's citation with another's:
+            # the citation is held, so two agreeing are enough
+            other = (self._printed_otherwise(cite, written, CORROBORATING)
+                     if written and not case.names and not self._printers(cite, written)
+                     else None)
+            if other is not None:
+                name, docs = other
+                return CaseCheck(self._verdict(
+                    cite, NAME_MISMATCH, f"{cite.key} is {case.label()}, whose name we do not "
+                    f"record, but {len(docs)} corpus judgments of different cases print it as "
+                    f"the citation of '{name}' ({_shown(docs)}), none with '{written}': cite "
+                    "that case or find the right citation for this one", case), None)
             found = self._found(cite, case)
             if written and not case.names:
-                found.reason += f"; the name '{written}' could not be checked (none recorded)"
+                printers = self._printers(cite, written)
+                found.reason += (
+                    f"; its name is not recorded, but {len(printers)} corpus judgments of "
+                    f"different cases print it with the names written ({_shown(printers)})"
+                    if printers else f"; the name '{written}' could not be checked (none "
+                    "recorded)")
             return CaseCheck(found, None)
         return self._not_found(cite)
 
@@ -842,23 +859,20 @@ class CaseVerifier:
                                            f"'{cite.text}' is not a well-formed citation"), None)
         printers = self._printers(cite, cite.case_name) if cite.case_name else []
         if len(printers) >= CORROBORATING:
-            shown = ", ".join(printers[:5]) + (f" and {len(printers) - 5} more"
-                                               if len(printers) > 5 else "")
             return CaseCheck(self._verdict(
                 cite, CORROBORATED, f"{cite.key} is not in the sources we hold ({HELD}), but "
                 f"{len(printers)} corpus judgments of different cases print it with these "
-                f"names ({shown}): the Supreme Court relied on it; corroborated, not checked "
-                "against a record of the case", source=SOURCE_PRINTED), None)
+                f"names ({_shown(printers)}): the Supreme Court relied on it; corroborated, not "
+                "checked against a record of the case", source=SOURCE_PRINTED), None)
         other = self._printed_otherwise(cite, cite.case_name) if cite.case_name and \
             not printers else None
         if other is not None:
             name, docs = other
-            shown = ", ".join(docs[:5]) + (f" and {len(docs) - 5} more" if len(docs) > 5 else "")
             return CaseCheck(self._verdict(
                 cite, NAME_MISMATCH, f"{cite.key} is not in the sources we hold ({HELD}), but "
                 f"{len(docs)} corpus judgments of different cases print it as the citation of "
-                f"'{name}' ({shown}), none with '{cite.case_name}': it is that case's citation; "
-                "cite that case or find the right citation for this one",
+                f"'{name}' ({_shown(docs)}), none with '{cite.case_name}': it is that case's "
+                "citation; cite that case or find the right citation for this one",
                 source=SOURCE_PRINTED), None)
         finding = panel.Finding("not_held", f"{cite.key} is not in the sources we hold ({HELD})")
         held = self.neutral.get(cite.year or 0)
@@ -1066,12 +1080,12 @@ class CaseVerifier:
                 by_case.setdefault(self.doc_case.get(doc, doc), doc)
         return sorted(by_case.values())
 
-    def _printed_otherwise(self, cite: CaseCitation, written: str
+    def _printed_otherwise(self, cite: CaseCitation, written: str, at_least: int = 0
                            ) -> tuple[str, list[str]] | None:
-        """(the names, the judgments) when MISPRINTED_BY corpus judgments of different cases
-        print this citation with one other case's names, unlike the written ones even letter
-        by letter (a misprint of them is not another case): the citation is that case's.
-        Called when none prints it with the written names."""
+        """(the names, the judgments) when MISPRINTED_BY (or `at_least`) corpus judgments of
+        different cases print this citation with one other case's names, unlike the written
+        ones even letter by letter (a misprint of them is not another case): the citation is
+        that case's. Called when none prints it with the written names."""
         groups: list[tuple[str, dict[str, str]]] = []  # names -> {case: judgment}
         for i in self.printed_keys.get(cite.key or "", ()):
             doc, _, name = self.printed_rows[i]
@@ -1084,7 +1098,7 @@ class CaseVerifier:
         if not groups:
             return None
         name, printers = max(groups, key=lambda g: len(g[1]))
-        if len(printers) < MISPRINTED_BY or SequenceMatcher(
+        if len(printers) < (at_least or MISPRINTED_BY) or SequenceMatcher(
                 None, case_name_key(written), case_name_key(name)).ratio() >= LOOSE_NAMES:
             return None
         return name, sorted(printers.values())
@@ -1104,6 +1118,10 @@ class CaseVerifier:
                                status=status, reason=reason, source=source,
                                case_key=cite.key, case_name=cite.case_name,
                                matched=case.matched() if case else None)
+
+
+def _shown(docs: list[str]) -> str:
+    return ", ".join(docs[:5]) + (f" and {len(docs) - 5} more" if len(docs) > 5 else "")
 
 
 def _short_form_check(cite: CaseCitation, antecedent: CaseCheck) -> CaseCheck:
