@@ -633,6 +633,10 @@ FULL_CITATIONS = [
      "Godrej Sara Lee Limited vs. Reckitt Benckiser Australia Pty. Ltd."),
     ("In Yogesh Mehta vs. Custodian Appointed Under the Special Court, 2025 INSC 661, held.",
      "Yogesh Mehta vs. Custodian Appointed Under the Special Court"),
+    # a petitioner "Rep. by" someone, and "Infn." an abbreviation
+    ("See Annamalai University Rep. by Registrar vs. Secy. to Govt. Infn. & Tourism Dept., 2023 "
+     "INSC 325.", "Annamalai University Rep. by Registrar vs. Secy. to Govt. Infn. & Tourism "
+     "Dept."),
     # "Etc." after a comma, just before "v."
     ("See The Assistant Commissioner of Income Tax, Madras, Etc. Etc. v. Thanthi Trust Etc. "
      "Etc., 2001 INSC 58.", "Assistant Commissioner of Income Tax, Madras, Etc. Etc. v. Thanthi "

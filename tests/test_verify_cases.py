@@ -765,6 +765,11 @@ def test_names_that_meet_only_on_common_words_are_two_cases() -> None:
     assert name_similarity("Bachiter Singh v. State of Punjab",
                            "Bachhittar Singh v. State of Punjab", common) >= 0.5
     assert name_similarity("Singh v. State of Punjab", "Singh v. State of Punjab", common) == 1
+    # a typo of a common word is common too
+    assert name_similarity("Industrial Develoment Corporation v. State",
+                           "Housing Area Development Authority v. State", {"development"}) == 0.0
+    assert name_similarity("Industrial Develoment Corporation v. State",
+                           "Housing Area Development Authority v. State") == 0.5
 
 
 # Real registry titles (1992-2016), held under made-up numbers of 1996, for the pairing tests.

@@ -298,6 +298,7 @@ ABBREVIATIONS = {"ltd", "pvt", "co", "corpn", "corp", "bros", "govt", "deptt", "
                  "asso", "instn", "auth", "cttee", "fin", "elec", "tpt", "edu", "educ",
                  "tech", "sci", "med", "hosp", "pharma", "chem", "natl", "intl", "mgr", "inst",
                  "pty",  # "Reckitt Benckiser Australia Pty. Ltd."
+                 "infn", "tvl",  # "Govt. Infn. & Tourism Dept.", Tamil "Tvl." of a firm
                  "sou",  # Marathi "Sou." (Saubhagyavati): "Prakash Dubal v. Sou. Meena"
                  # inside the registry's party names ("Hindustan Spinning & Wvg. M. Ltd.")
                  "mis", "co-op", "prof", "asson", "rev", "mst", "thru", "sau", "spg", "tmt",
@@ -479,8 +480,9 @@ def _left_party(words: _Words, pos: int, floor: int) -> tuple[int, int] | None:
                 prev_start = tok_start
             continue
         word = _left_word(tok)
-        if pending is not None:  # "by" only after "(D)": "Gaya Din (D) By Lrs. v."
-            if not (word.low in DECEASED if pending[3] == "by" else word.keeps_held):
+        if pending is not None:  # "by" only after "(D)" or "Rep.": "Gaya Din (D) By Lrs. v."
+            if not (word.low in DECEASED | REPRESENTED if pending[3] == "by"
+                    else word.keeps_held):
                 break
             taken.append(pending)
             pending = None
@@ -531,6 +533,7 @@ def _trim_left_edge(taken: list[tuple[int, int, str, str]]) -> None:
 MID_NAME_STOP = {"as", "on", "at", "our", "their", "his", "her", "it", "its", "a", "an", "is",
                  "was", "both", "same", "like", "here", "there"}
 DECEASED = {"d", "dead", "deceased"}  # "(D) By Lrs.": a party died, his heirs stand in
+REPRESENTED = {"rep.", "rep", "represented"}  # "Annamalai University Rep. by Registrar v."
 ETCS = {"etc", "etc."}
 
 

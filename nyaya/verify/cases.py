@@ -170,7 +170,8 @@ def name_similarity(written: str, recorded: str, common: Container[str] = frozen
     met = {t for t in short if t in long_ or t in joined or _spelled(t) in spelled or (
         len(t) >= FUZZ_LENGTH and any(len(u) >= FUZZ_LENGTH and one_edit(t, u)
                                       for u in long_))}
-    if common and met and all(t in common for t in met) and any(
+    if common and met and all(t in common or any(  # a typo of a common word is one too
+            u in common and one_edit(t, u) for u in long_) for t in met) and any(
             t not in common and not any(SequenceMatcher(None, t, u).ratio() >= LOOSE
                                         for u in long_) for t in short - met):
         return 0.0
