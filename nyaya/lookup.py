@@ -30,7 +30,9 @@ from nyaya.statutes.registry import (
     AliasIndex,
     absent_schedules,
     dropped_provisions,
+    former_names,
     known_gaps,
+    loose_name,
     normalize_alias,
     shared_names,
     struck_down,
@@ -178,9 +180,11 @@ class UnreadName:
         undated = ("" if act_key(written)[1] else
                    f" '{written}', written without its year, was read as it, the one Act of "
                    "that name an Act of the corpus repeals.")
+        former = (f" '{written}' is its former name." if loose_name(written)[0] in former_names()
+                  else "")
         return (f"The corpus does not hold the {repeal.name} ({HELD_ACTS}): "
-                f"{repeal.describe()}.{undated} It cannot be verified here: check it against "
-                f"the official text for conduct before the repeal, and cite the "
+                f"{repeal.describe()}.{former}{undated} It cannot be verified here: check it "
+                "against the official text for conduct before the repeal, and cite the "
                 f"{repeal.by_title} for conduct after it.")
 
     @property
@@ -446,9 +450,13 @@ class StatuteLookup:
         return by_name
 
     def repealed_act(self, written: str) -> Repeal | None:
-        """The Act of a name as written that an Act of the corpus repeals: of its year when
-        written, else the one Act of that name; None otherwise."""
+        """The Act of a name as written (or of its later name, `former_names`) that an Act of
+        the corpus repeals: of its year when written, else the one Act of that name; None
+        otherwise."""
+        now = former_names().get(loose_name(NAME_LEAD.sub("", written))[0])
         key, year = act_key(written)
+        if now is not None:
+            key = act_key(now)[0]
         found = [repeal for enacted, repeal in self.repeals.get(key, ())
                  if year is None or enacted == year]
         return found[0] if len(found) == 1 else None

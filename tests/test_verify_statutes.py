@@ -1101,7 +1101,8 @@ REPEAL_SECTIONS = [
     {**_section("CSS_2020", "164", "Repeal and savings",
                 "(1) The following enactments are hereby repealed, namely:—\n1. The Employees' "
                 "State Insurance Act, 1948 (34 of 1948);\n2. The Payment of Gratuity Act, 1972 "
-                "(39 of 1972).\n(2) Notwithstanding such repeal, section 6 of the General "
+                "(39 of 1972);\n3. The Employee's Compensation Act, 1923 (8 of 1923)."
+                "\n(2) Notwithstanding such repeal, section 6 of the General "
                 "Clauses Act, 1897 (10 of 1897) shall apply."), "status": "in_force"},
     {**_section("IRC_2020", "104", "Repeal and savings",
                 "(1) The Industrial Disputes Act, 1947 (14 of 1947) shall stand repealed."),
@@ -1123,6 +1124,9 @@ def repeal_checker() -> StatuteChecker:
      "the Code on Social Security, 2020 repealed it (CSS_2020 s.164)"),
     ("Section 39 of the Employees State Insurance Act", UNVERIFIABLE,
      "'Employees State Insurance Act', written without its year, was read as it"),
+    # its name before it was renamed (acts.yaml's former_names)
+    ("Section 3 of the Workmen's Compensation Act, 1923", UNVERIFIABLE,
+     "'Workmen's Compensation Act, 1923' is its former name"),
     # the judgments cite it too: judged by them, the repeal said
     ("Section 25F of the Industrial Disputes Act, 1947", CORROBORATED,
      "The Industrial Relations Code, 2020 repealed it (IRC_2020 s.104)"),

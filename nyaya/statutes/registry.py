@@ -100,6 +100,14 @@ def shared_names() -> dict[str, tuple[str, tuple[str, ...]]]:
             for row in load_facts().get("shared_names", ()) for name in row["names"]}
 
 
+@cache
+def former_names() -> dict[str, str]:
+    """`loose_name` key of an Act's former name -> its later name (nyaya/facts/acts.yaml's
+    `former_names`: the Workmen's Compensation Act, 1923 is the Employee's Compensation Act)."""
+    return {loose_name(row["former"])[0]: row["now"]
+            for row in load_facts().get("former_names", ())}
+
+
 @dataclass(frozen=True)
 class AbsentSchedule:
     """A schedule the corpus lacks, its provisions cited by their own numbering."""
