@@ -1004,8 +1004,7 @@ class _Reader:
                 run_end = m
                 if _norm(tok) in UNKNOWN_HEADS:
                     last_head = m
-            elif word not in CONNECTORS and not (  # "Workmen's": the token after its "'"
-                    word == "s" and text[m.start() - 1] in "'’"):
+            elif word not in CONNECTORS:
                 break
         if kind == ARTICLE and of_lead and run_end is not None:
             end_tok = last_head or run_end
