@@ -799,16 +799,12 @@ class CaseVerifier:
                     case), None)
             # no name recorded, but the judgments print the case's citation with another's:
             # the citation is held, so two agreeing are enough
-            other = (self._printed_otherwise(cite, written, CORROBORATING)
-                     if written and not case.names and not self._printers(cite, written)
-                     else None)
-            if other is not None:
-                name, docs = other
-                return CaseCheck(self._verdict(
-                    cite, NAME_MISMATCH, f"{cite.key} is {case.label()}, whose name we do not "
-                    f"record, but {len(docs)} corpus judgments of different cases print it as "
-                    f"the citation of '{name}' ({_shown(docs)}), none with '{written}': cite "
-                    "that case or find the right citation for this one", case), None)
+            if written and not case.names and not self._printers(cite, written):
+                mismatch = self._printed_as_another(
+                    cite, written, f"{case.label()}, whose name we do not record",
+                    CORROBORATING, case)
+                if mismatch is not None:
+                    return mismatch
             found = self._found(cite, case)
             if written and not case.names:
                 printers = self._printers(cite, written)
@@ -865,16 +861,11 @@ class CaseVerifier:
                 f"{len(printers)} corpus judgments of different cases print it with these "
                 f"names ({_shown(printers)}): the Supreme Court relied on it; corroborated, not "
                 "checked against a record of the case", source=SOURCE_PRINTED), None)
-        other = self._printed_otherwise(cite, cite.case_name) if cite.case_name and \
-            not printers else None
-        if other is not None:
-            name, docs = other
-            return CaseCheck(self._verdict(
-                cite, NAME_MISMATCH, f"{cite.key} is not in the sources we hold ({HELD}), but "
-                f"{len(docs)} corpus judgments of different cases print it as the citation of "
-                f"'{name}' ({_shown(docs)}), none with '{cite.case_name}': it is that case's "
-                "citation; cite that case or find the right citation for this one",
-                source=SOURCE_PRINTED), None)
+        if cite.case_name and not printers:
+            mismatch = self._printed_as_another(
+                cite, cite.case_name, f"not in the sources we hold ({HELD})", MISPRINTED_BY)
+            if mismatch is not None:
+                return mismatch
         finding = panel.Finding("not_held", f"{cite.key} is not in the sources we hold ({HELD})")
         held = self.neutral.get(cite.year or 0)
         if cite.reporter == "INSC" and held is not None and held.complete:
@@ -1081,12 +1072,26 @@ class CaseVerifier:
                 by_case.setdefault(self.doc_case.get(doc, doc), doc)
         return sorted(by_case.values())
 
-    def _printed_otherwise(self, cite: CaseCitation, written: str, at_least: int = 0
+    def _printed_as_another(self, cite: CaseCitation, written: str, held: str, at_least: int,
+                            case: Case | None = None) -> CaseCheck | None:
+        """NAME_MISMATCH when `at_least` corpus judgments print the citation as another case's
+        (`_printed_otherwise`); `held`: what we know of the citation, in words."""
+        other = self._printed_otherwise(cite, written, at_least)
+        if other is None:
+            return None
+        name, docs = other
+        return CaseCheck(self._verdict(
+            cite, NAME_MISMATCH, f"{cite.key} is {held}, but {len(docs)} corpus judgments of "
+            f"different cases print it as the citation of '{name}' ({_shown(docs)}), none "
+            f"with '{written}': cite that case or find the right citation for this one", case,
+            None if case else SOURCE_PRINTED), None)
+
+    def _printed_otherwise(self, cite: CaseCitation, written: str, at_least: int
                            ) -> tuple[str, list[str]] | None:
-        """(the names, the judgments) when MISPRINTED_BY (or `at_least`) corpus judgments of
-        different cases print this citation with one other case's names, unlike the written
-        ones even letter by letter (a misprint of them is not another case): the citation is
-        that case's. Called when none prints it with the written names."""
+        """(the names, the judgments) when `at_least` corpus judgments of different cases
+        print this citation with one other case's names, unlike the written ones even letter
+        by letter (a misprint of them is not another case): the citation is that case's.
+        Called when none prints it with the written names."""
         groups: list[tuple[str, dict[str, str]]] = []  # names -> {case: judgment}
         for i in self.printed_keys.get(cite.key or "", ()):
             doc, _, name = self.printed_rows[i]
@@ -1099,7 +1104,7 @@ class CaseVerifier:
         if not groups:
             return None
         name, printers = max(groups, key=lambda g: len(g[1]))
-        if len(printers) < (at_least or MISPRINTED_BY) or SequenceMatcher(
+        if len(printers) < at_least or SequenceMatcher(
                 None, case_name_key(written), case_name_key(name)).ratio() >= LOOSE_NAMES:
             return None
         return name, sorted(printers.values())
