@@ -49,6 +49,16 @@ def test_every_curated_alias_is_a_name_no_other_act_claims():
         assert claimed[name] == read_as and read_as not in others
 
 
+def test_an_alias_with_a_year_names_its_act_only_with_that_year():
+    index = build_alias_index([ActEntry(
+        "RFCTLARRA_2013", "The Right to Fair Compensation and Transparency in Land Acquisition, "
+        "Rehabilitation and Resettlement Act, 2013", 2013, "in_force", "modern", "civil_property",
+        None, None, None, "indiacode", "x", None, "headings", True,
+        ["LARR Act", "Land Acquisition Act 2013"])])
+    assert index.resolve("Land Acquisition Act, 2013") == "RFCTLARRA_2013"
+    assert index.loosely("the Land Acquisition Act") is None  # the 1894 Act's, mostly
+
+
 @pytest.mark.parametrize(("text", "key"), [
     ("Cr.P.C.", "crpc"), ("Cr. P.C.", "crpc"), ("CrPC", "crpc"), ("I.P.C.", "ipc"),
     ("The Indian Penal Code, 1860", "indianpenalcode1860"), ("A&C Act", "aandcact"),

@@ -379,8 +379,10 @@ def build_alias_index(entries: list[ActEntry]) -> AliasIndex:
                 ending_initialled.setdefault(acronym(" ".join(ending)), set()).add(
                     (entry.act_code, enacted))
         for name in (entry.title, *entry.aliases):
-            key, _ = loose_name(name)
-            if key:
+            key, year = loose_name(name)
+            # an alias with a year names the Act only with it: "Land Acquisition Act 2013" must
+            # not make the undated "Land Acquisition Act" (the 1894 Act's, mostly) this one
+            if key and (name is entry.title or year is None):
                 loose.setdefault(key, set()).add((entry.act_code, enacted))
         code_keys = {normalize_alias(entry.act_code), normalize_alias(entry.act_code.split("_")[0])}
         if entry.curated:
