@@ -170,7 +170,8 @@ class UnreadName:
         """`reason`, and who repealed the Act, when an Act the corpus holds did."""
         if self.repealed is None:
             return reason
-        return f"{reason} {self.repealed.describe()[0].upper()}{self.repealed.describe()[1:]}."
+        said = self.repealed.describe()
+        return f"{reason} {said[0].upper()}{said[1:]}."
 
     def repealed_reason(self) -> str:
         """Why a section of an Act that an Act of the corpus repeals is UNVERIFIABLE, never

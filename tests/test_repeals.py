@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from nyaya.statutes.repeals import name_key, repealed_acts
+from nyaya.statutes.registry import normalize_alias
+from nyaya.statutes.repeals import repealed_acts
 
 TITLES = {"CSS_2020": "The Code on Social Security, 2020", "X_2000": "The Example Act, 2000"}
 
@@ -57,7 +58,7 @@ def test_a_repeal_names_the_act_and_section_that_made_it():
                             "title": "Repeal and savings",
                             "text": "(1) The Maternity Benefit Act, 1961 (53 of 1961) is hereby "
                                     "repealed."}], TITLES)
-    repeal = found[(name_key("the Maternity Benefit Act, 1961"), "1961")]
+    repeal = found[(normalize_alias("the Maternity Benefit Act"), "1961")]
     assert (repeal.by_act, repeal.by_title, repeal.by_section) == (
         "CSS_2020", "Code on Social Security, 2020", "164")
     assert repeal.describe().startswith("the Code on Social Security, 2020 repealed it "

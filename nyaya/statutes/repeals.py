@@ -61,14 +61,10 @@ class Repeal:
                 "that repeal took effect")
 
 
-def name_key(name: str) -> str:
-    """An Act's name without its year, as the registry's aliases key names."""
-    return normalize_alias(re.sub(r"[\s,]*\(?(?:1[789]\d\d|20\d\d)\)?\W*$", "", name))
-
-
 def repealed_acts(sections: Iterable[Mapping], titles: Mapping[str, str]
                   ) -> dict[tuple[str, str], Repeal]:
-    """(name key, year) -> the Repeal, for each Act a repeal section of `sections` names;
+    """(`normalize_alias` of the name, year) -> the Repeal, for each Act a repeal section of
+    `sections` names;
     `titles`: act code -> title. An Act repealed twice (an Ordinance, then the Act that
     replaced it) keeps the first repeal read."""
     found: dict[tuple[str, str], Repeal] = {}
@@ -92,7 +88,7 @@ def repealed_acts(sections: Iterable[Mapping], titles: Mapping[str, str]
                     or PART_NAMED.match(named.group("name"))):
                 continue
             name = f"{LEAD_THE.sub('', named.group('name'))}, {named.group('year')}"
-            key = (name_key(name), named.group("year"))
+            key = (normalize_alias(named.group("name")), named.group("year"))
             act = str(row["act_code"])
             found.setdefault(key, Repeal(name, act, LEAD_THE.sub("", titles.get(act, act)),
                                          str(row["section_number"])))

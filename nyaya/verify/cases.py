@@ -797,17 +797,18 @@ class CaseVerifier:
                     cite, NAME_MISMATCH, f"{cite.key} is the citation of {case.label()}, not of "
                     f"'{written}'; cite that case or find the right citation for this one",
                     case), None)
+            unnamed = bool(written) and not case.names
+            printers = self._printers(cite, written) if unnamed else []
             # no name recorded, but the judgments print the case's citation with another's:
             # the citation is held, so two agreeing are enough
-            if written and not case.names and not self._printers(cite, written):
+            if unnamed and not printers:
                 mismatch = self._printed_as_another(
                     cite, written, f"{case.label()}, whose name we do not record",
                     CORROBORATING, case)
                 if mismatch is not None:
                     return mismatch
             found = self._found(cite, case)
-            if written and not case.names:
-                printers = self._printers(cite, written)
+            if unnamed:
                 found.reason += (
                     f"; its name is not recorded, but {len(printers)} corpus judgments of "
                     f"different cases print it with the names written ({_shown(printers)})"

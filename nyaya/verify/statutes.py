@@ -568,18 +568,18 @@ class StatuteChecker:
         # when its title is quoted, else clearly better: a judge's paraphrase of the cited
         # section is not flagged
         key = self._quoted_sibling(sentence, context, quotable)
-        if key is not None and self._fits_better(sentence, own, own_title, key, 0.0):
+        if key is not None and self._fits_better(sentence, own, own_title, chapter, key, 0.0):
             return _Sibling(self.lookup.sections[key], quoted=True)
         key = self._distinct_sibling(own_title, siblings, context, chapter)
-        if key is not None and self._fits_better(sentence, own, own_title, key, FF_MARGIN):
+        if key is not None and self._fits_better(sentence, own, own_title, chapter, key,
+                                                 FF_MARGIN):
             return _Sibling(self.lookup.sections[key], quoted=False)
         return None
 
     def _fits_better(self, sentence: str, own: tuple[str, str], own_title: frozenset[str],
-                     key: tuple[str, str], margin: float) -> bool:
+                     chapter: tuple[str, str], key: tuple[str, str], margin: float) -> bool:
         """Whether the sibling's description overlaps the sentence by `margin` more than the
         cited section's, read with its definitions (`_defined_description`)."""
-        chapter = (own[0], str(self.lookup.sections[own].get("chapter_number")))
         words = _terms(sentence)
         return overlap_score(words, self._description_of(key)) >= overlap_score(
             words, self._defined_description(
