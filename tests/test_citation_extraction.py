@@ -184,6 +184,11 @@ RESOLUTIONS = [
     ("Section 5 of the Foreigners Act, 1946 and Section 6 of the Act",
      [("5", None, "unresolved", "act name not in registry: Foreigners Act, 1946"),
       ("6", None, "unresolved", "act name not in registry: Foreigners Act, 1946")]),
+    # an unknown name reads on over an apostrophe's "s", after the section or before it
+    ("Section 4 of the Workmen's Compensation Act, 1923",
+     [("4", None, "unresolved", "act name not in registry: Workmen's Compensation Act, 1923")]),
+    ("under the Workmen’s Compensation Act, 1923, Section 4",
+     [("4", None, "unresolved", "act name not in registry: Workmen’s Compensation Act, 1923")]),
     # a known name with another year is another Act
     ("Section 3 of the Prevention of Corruption Act, 1947",
      [("3", None, "unresolved",
@@ -343,6 +348,21 @@ CITATION_KEYS = [
     ("1990 Cri LJ 1234", "(1990) Cri LJ 1234"),
     ("[1944] A.C. 315", "(1944) AC 315"),
     ("2003 Indlaw SC 512", "2003 Indlaw SC 512"),
+    # ILR: a volume of the numbering kept until about 1950 is keyed without its year, so the
+    # forms with and without the year meet; a later one keeps it (volumes restart each year)
+    ("(1903) ILR 30 Cal 539", "ILR 30 Cal 539"),
+    ("ILR 30 Calcutta 539", "ILR 30 Cal 539"),
+    ("I.L.R. 47 Bom. 578", "ILR 47 Bom 578"),
+    ("I. L. R. 47 Bombay 509", "ILR 47 Bom 509"),
+    ("I.L.R. (1906) XXXIII Cal. 227", "ILR 33 Cal 227"),  # a Roman volume
+    ("ILR (1880) 4 Bombay 330", "ILR 4 Bom 330"),
+    ("I.L.R. (1951) 2 All. 62", "ILR (1951) 2 All 62"),
+    ("I.L.R. [1969] 2 Kerala 71", "ILR (1969) 2 Ker 71"),
+    ("ILR 1991 Kar. 2248", "ILR 1991 Kant 2248"),  # a year, no volume
+    ("I.L.R. [1954] Mad. 867", "ILR 1954 Mad 867"),
+    ("I.L.R. 1967 P & H 278", "ILR 1967 P&H 278"),
+    ("AIR 1952 Madras 613", "AIR 1952 Mad 613"),  # a court written out
+    ("[1939] F.C.R. 18", "(1939) FCR 18"),
 ]
 
 
@@ -369,7 +389,9 @@ def test_parsed_fields() -> None:
 
 
 @pytest.mark.parametrize("raw", ["", "the appellant", "1995 (6) 315", "AIR", "SCC 315",
-                                 "Section 302 IPC", "in 1995 the SCC was"])
+                                 "Section 302 IPC", "in 1995 the SCC was",
+                                 "ILR Bom. 915",  # neither year nor volume
+                                 "the ILR 30 series"])  # no court
 def test_parse_case_citation_rejects(raw: str) -> None:
     assert parse_case_citation(raw) is None
 
@@ -396,6 +418,8 @@ CASE_TEXTS = [
     ("Part V of the Act and Schedule V. The rest", []),
     ("the sum of Rs. 5 v. 10 was paid; v. v. v.", []),
     ("in the year 1995 the (6) volume", []),
+    ("Mohori Bibee v. Dharmodas Ghose, (1903) ILR 30 Cal 539, held so.",
+     [("reporter", "ILR 30 Cal 539")]),
 ]
 
 

@@ -21,7 +21,8 @@ from nyaya.citations.reporters import (
     ("Judgments Today", "JT"), ("Judgment  Today", "JT"), ("Cri.L.J.", "Cri LJ"),
     ("Crl LJ", "Cri LJ"), ("Cr.L.J", "Cri LJ"), ("All E.R.", "All ER"), ("AllER", "All ER"),
     ("A.C.", "AC"), ("Ch.", "Ch"), ("Bom. L.R.", "Bom LR"), ("Comp. Cas.", "Comp Cas"),
-    ("Lab. I.C.", "Lab IC"), ("U.S.", "US"), ("Crimes", "Crimes"),
+    ("Lab. I.C.", "Lab IC"), ("U.S.", "US"), ("Crimes", "Crimes"), ("I.L.R.", "ILR"),
+    ("I. L. R.", "ILR"), ("ILR", "ILR"), ("F.C.R.", "FCR"),
 ])
 def test_each_written_form_finds_its_reporter(written, reporter):
     match = anchor().match(written)

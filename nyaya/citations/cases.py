@@ -21,6 +21,9 @@ Keys:
 - SCR "[{year}] {volume} SCR {page}", supplementary "[{year}] Supp {volume} SCR {page}";
 - JT "JT {year} ({volume}) SC {page}"; SCALE "({year}) {volume} SCALE {page}";
 - SCC OnLine "{year} SCC OnLine {court} {page}"; Indlaw "{year} Indlaw {court} {number}";
+- ILR "ILR {volume} {court} {page}" for a volume of the numbering the courts kept until about
+  1950, "ILR ({year}) {volume} {court} {page}" after it, "ILR {year} {court} {page}" without a
+  volume (the year may be left unwritten before 1950: "I.L.R. 47 Bom. 578");
 - other reporters "({year}) {volume} {REPORTER} {page}".
 A part that was not written (a volume) is left out together with its space.
 
@@ -90,6 +93,18 @@ AIR_AFTER_YEAR = re.compile(
     rf"\s{{0,2}}(?:\(\s?(?P<court>{_COURT_RE})\s?\)\s?|(?P<sc>SC|S\.C\.)\s?)?"
     r"(?P<page>[0-9]{1,5})(?![0-9])"
 )
+# after "ILR": a year (bracketed or not), a volume (arabic or Roman, bracketed or not), or both,
+# then the court and the page: "ILR 30 Cal 539", "I.L.R. (1906) XXXIII Cal. 227", "ILR 1991 Kar.
+# 2248", "I.L.R. [1969] 2 Kerala 71"
+ILR_RIGHT = re.compile(
+    rf"\s{{0,2}}(?:[\[(]\s?(?P<byear>{_YEAR})\s?[\])]|(?P<year>{_YEAR}))?\s?,?\s?"
+    r"(?:\(\s?(?P<bvol>[0-9]{1,3})\s?\)|(?P<vol>[0-9]{1,3}|[IVXL]{1,7})(?![0-9A-Za-z]))?\s?"
+    rf"(?P<court>{_COURT_RE})(?![A-Za-z&])\.?,?\s?(?P<page>[0-9]{{1,5}})(?![0-9])"
+)
+#: an ILR volume numbered since the series began, as every court's was until about 1950: its
+#: year is not part of the key ("(1903) ILR 30 Cal 539" and "ILR 30 Cal 539" are one citation)
+ILR_CUMULATIVE_BEFORE = 1950
+ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50}
 YEAR_BEFORE = re.compile(rf"(?<![0-9])(?P<ob>[\[(])?\s?(?P<year>{_YEAR})\s?[\])]?\s{{0,2}}$")
 _SUPP = r"(?i:Supp?l?\.?|Supl\.?|Suppl\.?)"  # "Supp.", "Suppl", and the registry's "SUPP."
 LEFT = re.compile(
@@ -125,7 +140,7 @@ class _Reporter:
     start: int
     end: int
     reporter: str
-    year: int
+    year: int | None  # only an ILR citation may be written without one
     volume: str | None
     page: str
     court: str | None
@@ -164,6 +179,8 @@ def _reporter_at(text: str, m: re.Match) -> _Reporter | None:
             return _Reporter(left.start("year"), after.end(), "AIR", int(left.group("year")),
                              None, after.group("page"), _COURTS[court] if court else "SC", False)
         return None
+    if name == "ILR":
+        return _ilr_at(text, start, end, lo)
     if name in ("INSC", "Indlaw"):
         left = YEAR_BEFORE.search(text, lo, start)
         if not left:
@@ -214,6 +231,32 @@ def _reporter_at(text: str, m: re.Match) -> _Reporter | None:
                      "SC" if name == "JT" else None, supp)
 
 
+def _ilr_at(text: str, start: int, end: int, lo: int) -> _Reporter | None:
+    right = ILR_RIGHT.match(text, end)
+    if not right:
+        return None
+    year = right.group("byear") or right.group("year")
+    left = YEAR_BEFORE.search(text, lo, start)
+    if year is None and left:  # "(1903) ILR 30 Cal 539"
+        year = left.group("year")
+        closed = left.group("ob") and text[left.end("year"):start].strip()[:1] in ")]"
+        start = left.start("ob") if closed else left.start("year")
+    volume = right.group("bvol") or right.group("vol")
+    if volume and not volume.isdigit():
+        volume = str(_roman(volume))
+    if year is None and not volume:
+        return None
+    return _Reporter(start, right.end(), "ILR", int(year) if year else None,
+                     str(int(volume)) if volume else None, right.group("page"),
+                     _COURTS[right.group("court")], False)
+
+
+def _roman(numeral: str) -> int:
+    values = [ROMAN[c] for c in numeral]
+    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v
+               for i, v in enumerate(values))
+
+
 def _key(r: _Reporter) -> str | None:
     year, vol, page = r.year, r.volume, r.page
     if page.strip("0") == "":
@@ -232,6 +275,10 @@ def _key(r: _Reporter) -> str | None:
         return f"[{year}]{supp}{vol_part} SCR {page}"
     if r.reporter == "JT":
         return f"JT {year} ({vol}) SC {page}" if vol else f"JT {year} SC {page}"
+    if r.reporter == "ILR":
+        if vol and (year is None or year < ILR_CUMULATIVE_BEFORE):
+            return f"ILR {vol} {r.court} {page}"
+        return f"ILR ({year}){vol_part} {r.court} {page}" if vol else f"ILR {year} {r.court} {page}"
     return f"({year}){supp}{vol_part} {r.reporter} {page}"
 
 
@@ -280,7 +327,8 @@ LEFT_STOP = {"in", "see", "also", "cf", "cf.", "vide", "but", "following", "rely
 RIGHT_STOP = {"this", "the", "in", "it", "he", "she", "we", "they", "there", "here", "that",
               "where", "when", "wherein", "which", "who", "whereby", "as", "but", "held",
               "see", "supra", "ibid", "ibid.", "id.", "air", "scc", "scr", "jt", "insc", "indlaw",
-              "scale", "a.i.r.", "s.c.c.", "s.c.r.", "itr", "also", "however", "a", "an", "at",
+              "scale", "a.i.r.", "s.c.c.", "s.c.r.", "itr", "ilr", "i.l.r.", "also", "however",
+              "a", "an", "at",
               "para", "paras", "page", "on", "is", "was", "has", "had", "for",
               "reported", "decided", "civil", "criminal", "appeal", "writ", "no.", "nos.", "slp",
               "dated", "judgment", "order"}
@@ -548,7 +596,7 @@ TRAILING_CONNECTORS = CONNECTORS - PARTY_TAIL
 
 # Reporter abbreviations stop a name as printed ("AIR", "S.C.C."), not as words ("Air Cargo").
 REPORTER_STOP = {"air", "scc", "scr", "jt", "insc", "indlaw", "scale", "a.i.r.", "s.c.c.",
-                 "s.c.r.", "itr"}
+                 "s.c.r.", "itr", "ilr", "i.l.r."}
 # "the" inside a name: "State Represented Through the Inspector of Police", "Rep. by the"; and
 # "National Federation of the Blind", though not "of the Court" (`GENERIC_NAMES`)
 BEFORE_INNER_THE = {"through", "thr", "thr.", "tr.", "by", "rep.", "represented",

@@ -453,7 +453,7 @@ class _Document:
         if left is None or _norm(head) not in {"act", "code", "ordinance", "sanhita",
                                                "adhiniyam"}:
             return None
-        name_start = _unknown_name_start(left)
+        name_start = _unknown_name_start(left, text)
         if name_start is None:
             return None
         name_end = year_m.end() if year_m else end
@@ -605,8 +605,9 @@ def _capitalized(tok: str) -> bool:
 NAME_CONNECTORS = {"of", "and", "&", "the", "for", "on", "to", "from", "relating", "de"}
 
 
-def _unknown_name_start(left: Iterable[tuple[int, int, str]]) -> int | None:
-    """Start of a capitalised Act name ending at the head word ('the Foreigners Act').
+def _unknown_name_start(left: Iterable[tuple[int, int, str]], text: str) -> int | None:
+    """Start of a capitalised Act name ending at the head word ('the Foreigners Act'; 'the
+    Workmen's Compensation Act', over the "s" after its apostrophe).
 
     None for references ('the said Act', 'BY THE ACT', 'this Amending Act') and for runs with
     no name word in them.
@@ -618,6 +619,8 @@ def _unknown_name_start(left: Iterable[tuple[int, int, str]]) -> int | None:
         if _norm(tok) in UNKNOWN_HEADS:
             break  # the end of another name: "Act Act"
         word = tok.lower().strip("()")
+        if word == "s" and text[tok_start - 1:tok_start] in ("'", "’"):
+            continue
         if (word in NAME_STOP and word not in NAME_CONNECTORS) or _numeral(word):
             break
         if _capitalized(tok) or (word in NAME_CONNECTORS and run):
@@ -1004,7 +1007,8 @@ class _Reader:
                 run_end = m
                 if _norm(tok) in UNKNOWN_HEADS:
                     last_head = m
-            elif word not in CONNECTORS:
+            elif word not in CONNECTORS and not (  # "Workmen's": the token after its "'"
+                    word == "s" and text[m.start() - 1] in "'’"):
                 break
         if kind == ARTICLE and of_lead and run_end is not None:
             end_tok = last_head or run_end
