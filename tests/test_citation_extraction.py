@@ -361,6 +361,7 @@ CITATION_KEYS = [
     ("ILR 1991 Kar. 2248", "ILR 1991 Kant 2248"),  # a year, no volume
     ("I.L.R. [1954] Mad. 867", "ILR 1954 Mad 867"),
     ("I.L.R. 1967 P & H 278", "ILR 1967 P&H 278"),
+    ("1966 (2) ILR(P&H) 428", "ILR (1966) 2 P&H 428"),  # year and volume before it
     ("AIR 1952 Madras 613", "AIR 1952 Mad 613"),  # a court written out
     ("[1939] F.C.R. 18", "(1939) FCR 18"),
 ]
@@ -420,6 +421,8 @@ CASE_TEXTS = [
     ("in the year 1995 the (6) volume", []),
     ("Mohori Bibee v. Dharmodas Ghose, (1903) ILR 30 Cal 539, held so.",
      [("reporter", "ILR 30 Cal 539")]),
+    ("(2) [(1926) I. L. R. 53] Cal. 827.",  # brackets as the scanned reports misplace them
+     [("reporter", "ILR 53 Cal 827")]),
 ]
 
 

@@ -96,10 +96,12 @@ AIR_AFTER_YEAR = re.compile(
 # after "ILR": a year (bracketed or not), a volume (arabic or Roman, bracketed or not), or both,
 # then the court and the page: "ILR 30 Cal 539", "I.L.R. (1906) XXXIII Cal. 227", "ILR 1991 Kar.
 # 2248", "I.L.R. [1969] 2 Kerala 71"
-ILR_RIGHT = re.compile(
-    rf"\s{{0,2}}(?:[\[(]\s?(?P<byear>{_YEAR})\s?[\])]|(?P<year>{_YEAR}))?\s?,?\s?"
-    r"(?:\(\s?(?P<bvol>[0-9]{1,3})\s?\)|(?P<vol>[0-9]{1,3}|[IVXL]{1,7})(?![0-9A-Za-z]))?\s?"
-    rf"(?P<court>{_COURT_RE})(?![A-Za-z&])\.?,?\s?(?P<page>[0-9]{{1,5}})(?![0-9])"
+ILR_RIGHT = re.compile(  # the brackets as the scanned reports misplace them too: "[(1926) I. L.
+    # R. 53] Cal. 827", "I.L.R. [[1955] Bom. 680 .]", "I.L.R. [27 Bom. 424.]"
+    rf"\s{{0,2}}[\[(]{{0,2}}\s?(?:(?P<year>{_YEAR})\s?[\])]{{0,2}}\s?,?\s?)?"
+    r"(?:\(\s?(?P<bvol>[0-9]{1,3})\s?\)|(?P<vol>[0-9]{1,3}|[IVXL]{1,7})(?![0-9A-Za-z]))?"
+    rf"\s?[\])]?\s?\(?\s?(?P<court>{_COURT_RE})(?![A-Za-z&])\.?\s?\)?,?\s?"
+    r"(?P<page>[0-9]{1,5})(?![0-9])"  # "ILR(P&H) 428"
 )
 #: an ILR volume numbered since the series began, as every court's was until about 1950: its
 #: year is not part of the key ("(1903) ILR 30 Cal 539" and "ILR 30 Cal 539" are one citation)
@@ -235,13 +237,14 @@ def _ilr_at(text: str, start: int, end: int, lo: int) -> _Reporter | None:
     right = ILR_RIGHT.match(text, end)
     if not right:
         return None
-    year = right.group("byear") or right.group("year")
-    left = YEAR_BEFORE.search(text, lo, start)
-    if year is None and left:  # "(1903) ILR 30 Cal 539"
-        year = left.group("year")
-        closed = left.group("ob") and text[left.end("year"):start].strip()[:1] in ")]"
-        start = left.start("ob") if closed else left.start("year")
+    year = right.group("year")
     volume = right.group("bvol") or right.group("vol")
+    left = LEFT.search(text, lo, start)
+    if year is None and left:  # "(1903) ILR 30 Cal 539", "1966 (2) ILR (P&H) 428"
+        year = left.group("year")
+        volume = volume or left.group("vol") or left.group("volb")
+        closed = left.group("ob") and left.group("cb")
+        start = left.start("ob") if closed else left.start("year")
     if volume and not volume.isdigit():
         volume = str(_roman(volume))
     if year is None and not volume:
