@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nyaya.citations.cases import parse_case_citation
+from nyaya.citations.cases import extract_case_citations, parse_case_citation
 from nyaya.verify import panel
 from nyaya.verify.cases import (
     UNVERIFIABLE,
@@ -694,6 +694,23 @@ def test_a_citation_printed_by_several_judgments_is_corroborated(printers, statu
     if status == "CORROBORATED":
         assert "2 corpus judgments of different cases print it" in verdict.reason
         assert verdict.survives and verdict.source == "citations printed in the corpus judgments"
+
+
+def test_an_old_report_printed_without_its_year_corroborates_one_written_with_it() -> None:
+    """ILR volumes were numbered since the series began: "(1903) ILR 30 Cal 539" and "I.L.R.
+    30 Cal. 539" are one citation, as the judgments print it either way."""
+    written = [("A1", "Mohori Bibee v. Dharmodas Ghose, I.L.R. 30 Cal. 539"),
+               ("A2", "Mohori Bibee v. Dharmodas Ghosh, (1903) ILR 30 Cal 539")]
+    judgments = [{"doc_id": doc, "case_id": f"CASE:{doc}", "case_name": None,
+                  "decision_date": None, "citation_keys": []} for doc, _ in written]
+    printed = [{"doc_id": doc, "citation_key": cite.key, "case_name": cite.case_name,
+                "reporter": cite.reporter}
+               for doc, text in written for cite in extract_case_citations(text)]
+    verifier = CaseVerifier(judgments, [], now_year=2025, mentions=printed)
+    [verdict] = verifier.verify("A minor's agreement is void: Mohori Bibee v. Dharmodas Ghose, "
+                                "(1903) ILR 30 Cal 539.")
+    assert verdict.status == "CORROBORATED", verdict.reason
+    assert "2 corpus judgments of different cases print it" in verdict.reason
 
 
 MANEKA = "Maneka Gandhi v. Union of India"

@@ -683,7 +683,9 @@ class CaseVerifier:
         for pages in self.scr_pages.values():
             pages.sort()
         self.names.prepare()
-        self.printed = NameIndex()  # SC citations printed in corpus judgments, with a name
+        # citations printed in corpus judgments with a name, of any court (the Supreme Court
+        # relied on a High Court's or the Privy Council's too); its SC ones searched by name
+        self.printed = NameIndex()
         self.printed_rows: list[tuple[str, str, str]] = []  # (doc_id, key, name as printed)
         self.printed_keys: dict[str, list[int]] = defaultdict(list)
         first_covered = min(self.covered, default=9999) - 1
@@ -693,11 +695,12 @@ class CaseVerifier:
                 continue
             volume_keys += _volume_key(key)
             name = row.get("case_name")
-            year = _key_year(key)
-            if not name or year is None or not _supreme(row.get("reporter"), key):
+            if not name:
                 continue
+            year = _key_year(key)
             name = " ".join(name.split())
-            if first_covered <= year:  # names are searched only where absence is evidence
+            # names are searched only where absence is evidence
+            if year is not None and first_covered <= year and _supreme(row.get("reporter"), key):
                 self.printed.add(str(len(self.printed_rows)), year, [name])
             self.printed_keys[key].append(len(self.printed_rows))
             self.printed_rows.append((row.get("doc_id") or "?", key, name))
@@ -810,8 +813,9 @@ class CaseVerifier:
             found = self._found(cite, case)
             if unnamed:
                 found.reason += (
-                    f"; its name is not recorded, but {len(printers)} corpus judgments of "
-                    f"different cases print it with the names written ({_shown(printers)})"
+                    f"; its name is not recorded, but {_judgments(len(printers))} of "
+                    f"different cases print{'s' if len(printers) == 1 else ''} it with the "
+                    f"names written ({_shown(printers)})"
                     if printers else f"; the name '{written}' could not be checked (none "
                     "recorded)")
             return CaseCheck(found, None)
@@ -1092,7 +1096,11 @@ class CaseVerifier:
         """(the names, the judgments) when `at_least` corpus judgments of different cases
         print this citation with one other case's names, unlike the written ones even letter
         by letter (a misprint of them is not another case): the citation is that case's.
-        Called when none prints it with the written names."""
+        Called when none prints it with the written names. Only for the Supreme Court's
+        reporters, whose keys always name one case: another report's key may leave out a
+        volume the judgments did not write."""
+        if not _supreme(cite.reporter, cite.key or ""):
+            return None
         groups: list[tuple[str, dict[str, str]]] = []  # names -> {case: judgment}
         for i in self.printed_keys.get(cite.key or "", ()):
             doc, _, name = self.printed_rows[i]
@@ -1125,6 +1133,10 @@ class CaseVerifier:
                                status=status, reason=reason, source=source,
                                case_key=cite.key, case_name=cite.case_name,
                                matched=case.matched() if case else None)
+
+
+def _judgments(count: int) -> str:
+    return f"{count} corpus judgment{'' if count == 1 else 's'}"
 
 
 def _shown(docs: list[str]) -> str:
