@@ -186,6 +186,11 @@ VALIDATOR_CASES = [
     ("AIR 1948 SC 12", "temporal", panel.INVALID, "temporal_impossibility"),
     ("AIR 1948 Bom 12", "temporal", panel.VALID, None),
     ("(1996) 4 SCC 319", "temporal", panel.VALID, None),
+    # an old ILR volume, numbered since the series began, is dated by its number
+    ("I.L.R. 47 Bom. 578", "authority", panel.VALID, None),
+    ("I.L.R. 47 Bom. 578", "temporal", panel.VALID, None),
+    ("I.L.R. 47 Bom. 9578", "authority", panel.INVALID, "page_unreasonable"),
+    ("(1870) ILR 4 Bom 330", "authority", panel.INVALID, "reporter_timing_wrong"),
 ]
 
 

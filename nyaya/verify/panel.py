@@ -223,8 +223,15 @@ def authority(cite: CaseCitation, now_year: int,
     the citations we hold are enough to tell: SCC printed four a year until 1993, so
     "(1975) 6 SCC 198" names a volume that never existed."""
     year = cite.year
-    if year is None or cite.page is None:
+    if cite.page is None or (year is None and not cite.volume):
         return Evaluation(AUTHORITY, UNCERTAIN, "reporter_edge_case", "no year or page written")
+    if year is None:  # "I.L.R. 47 Bom. 578": a series numbered since it began dates its volumes
+        found = _series(cite)
+        if found is not None and int(cite.page) > found[1].page_max:
+            return Evaluation(AUTHORITY, INVALID, "page_unreasonable",
+                              f"page {cite.page} is beyond any {found[0]} volume (at most "
+                              f"~{found[1].page_max})")
+        return Evaluation(AUTHORITY, VALID)
     if year > now_year:
         return Evaluation(AUTHORITY, INVALID, "year_implausible", f"{year} is in the future")
     page = int(cite.page)
@@ -336,6 +343,8 @@ def ecology(cite: CaseCitation) -> Evaluation:
 def temporal(cite: CaseCitation, now_year: int, decision_year: int | None = None) -> Evaluation:
     """Is the year possible for the Court, and for the decision it reports?"""
     year = cite.year
+    if year is None and cite.volume:
+        return Evaluation(TEMPORAL, VALID, detail="no year written; the volume dates it")
     if year is None:
         return Evaluation(TEMPORAL, UNCERTAIN, "timing_unusual_but_possible", "no year written")
     if year > now_year:
