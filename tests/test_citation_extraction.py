@@ -102,6 +102,10 @@ STATUTE_FORMS = [
     ("sections 121, 132, 302, etc., of the Indian Penal Code",
      [("IPC_1860", "121", None), ("IPC_1860", "132", None), ("IPC_1860", "302", None)]),
     ("Section 65-B of the Evidence Act", [("IEA_1872", "65B", None)]),
+    # India Code's dash before an I or O after a letter ("64U-I" of the Insurance Act), not a
+    # range of letters
+    ("Section 45U-I of the Evidence Act", [("IEA_1872", "45UI", None)]),
+    ("Sections 376A-376D IPC", [("IPC_1860", "376A", None), ("IPC_1860", "376D", None)]),
     ("Section 302 IPC and Section 65 of the Evidence Act",
      [("IPC_1860", "302", None), ("IEA_1872", "65", None)]),
     ("§ 302 IPC", [("IPC_1860", "302", None)]),
