@@ -571,6 +571,28 @@ def test_the_same_names_in_another_year_are_named() -> None:
     assert "cases of these names were decided in other years: ATUL SINGH" in verdict.reason
 
 
+def test_lii_numbers_with_names_of_another_years_case_are_a_mismatch() -> None:
+    """An LII number carries its judgment's year, as the Court's does: names held only under
+    another year, where the registry holds the number's year in full, are another case's."""
+    registry = [_registry(1991, 156, "SHIVAJI DAYANU PATIL versus VATSCHALA UTTAM MORE",
+                          "1991-07-17"),
+                _registry(1995, 91, "UNION OF INDIA versus D. MOHAN", "1995-02-01"),
+                _registry(1995, 7, "RAM LAL versus STATE OF PUNJAB", "1995-01-20"),
+                _registry(1993, 9, "RAM LAL versus STATE OF PUNJAB", "1993-05-02")]
+    verifier = CaseVerifier([], registry, now_year=2025, covered=range(1990, 1997))
+    [wrong] = verifier.verify("Shivaji Dayanu Patil v. Vatschala Uttam More, [1995] INSC 91")
+    assert wrong.status == NAME_MISMATCH, wrong.reason
+    assert "LII of India's number of a judgment of 1995" in wrong.reason
+    assert "SHIVAJI DAYANU PATIL" in wrong.reason
+    # names a case of the number's year has too: the LII number cannot be checked
+    [same_year] = verifier.verify("Ram Lal v. State of Punjab, [1995] INSC 91")
+    assert same_year.status == UNVERIFIABLE, same_year.reason
+    # a year the registry does not hold in full proves nothing
+    partial = CaseVerifier([], registry, now_year=2025, covered=range(1990, 1995))
+    [unheld] = partial.verify("Shivaji Dayanu Patil v. Vatschala Uttam More, [1995] INSC 91")
+    assert unheld.status == UNVERIFIABLE, unheld.reason
+
+
 # --- reporter volumes per year -------------------------------------------------------------
 
 def test_volume_ranges_need_enough_citations() -> None:

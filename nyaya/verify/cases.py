@@ -791,6 +791,15 @@ class CaseVerifier:
             # title) cannot contradict the name written with it
             if written and case.names and self._similarity(written, case) < NAME_MATCH:
                 if lii and not case.doc_ids:  # LII of India's number, not the Court's
+                    other = self._lii_names_elsewhere(cite, written)
+                    if other is not None:
+                        return CaseCheck(self._verdict(
+                            cite, NAME_MISMATCH, f"'{cite.text}', in square brackets, is LII "
+                            f"of India's number of a judgment of {cite.year}, but the names "
+                            f"written are those of {other.label()}, and no case of "
+                            f"{cite.year} we hold has them (the registry holds that year in "
+                            "full): the number is another case's; find this case's citation",
+                            other), None)
                     return CaseCheck(self._verdict(
                         cite, UNVERIFIABLE, f"'{cite.text}', in square brackets, is LII of "
                         f"India's numbering, not the Court's neutral citation the registry "
@@ -984,6 +993,22 @@ class CaseVerifier:
             detail += ("; cases of these names were decided in other years: "
                        + "; ".join(c.label() for c in elsewhere))
         return panel.Finding("names_not_found", detail), None
+
+    def _lii_names_elsewhere(self, cite: CaseCitation, written: str) -> Case | None:
+        """The case held under other years that the names written with an LII number are,
+        when the registry holds the number's year in full and no case of that year (or the
+        year before, for a judgment numbered late), nor a citation a corpus judgment prints,
+        has them: a neutral number carries its judgment's year, so the pairing is wrong."""
+        if cite.year is None or not self._covered(cite):
+            return None
+        years = range(cite.year - 1, cite.year + 1)
+        if self.names.search(written, years, loose=True) or self._printed_names(cite, written):
+            return None
+        for _, case_id in self._ranked(written, cite.year, self.names.search(written)):
+            case = self.cases[case_id]
+            if case.year is not None and self._similarity(written, case) >= NAME_MATCH:
+                return case
+        return None
 
     def _ranked(self, written: str, year: int, matches: list[tuple[int, str]]
                 ) -> list[tuple[int, str]]:
