@@ -637,6 +637,10 @@ def test_case_name_forms_end_where_the_name_does(text: str, name: str | None) ->
 # inside a party's description, "Etc." and "(D) By Lrs." included (registry titles as printed);
 # each text's one citation carries the whole name, and no fragment is left as a name citation.
 FULL_CITATIONS = [
+    ("See Collector of Customs and Central Excise, Guntur, Etc. Etc. v. M/S Surendra Cotton Oil "
+     "Mills and Fert. Co. Etc. Etc. (2003 INSC 291).",  # "Fert." (Fertilizers) ends no name
+     "Collector of Customs and Central Excise, Guntur, Etc. Etc. v. M/S Surendra Cotton Oil "
+     "Mills and Fert. Co. Etc. Etc."),
     ("In Jarnail Singh v. Secretary, Ministry Of Home Affairs And Ors., 1992 INSC 327, it was "
      "held.", "Jarnail Singh v. Secretary, Ministry Of Home Affairs And Ors."),
     ("In Special Land Acquisition Officer, Kheda And Anr. Etc. v. Vasudev Chandrashankar And "

@@ -355,7 +355,7 @@ ABBREVIATIONS = {"ltd", "pvt", "co", "corpn", "corp", "bros", "govt", "deptt", "
                  "mis", "co-op", "prof", "asson", "rev", "mst", "thru", "sau", "spg", "tmt",
                  "assti", "inds", "pte", "hsg", "plc", "fed", "fedn", "inv", "comm", "wvg",
                  "const", "acq", "acqn", "adv", "emps", "indus", "indust", "coprn", "princl",
-                 "build", "bldg", "bldrs"}
+                 "build", "bldg", "bldrs", "fert"}
 ROMAN_CONTEXT = {"part", "chapter", "schedule", "order", "article", "form", "appendix", "table",
                  "class", "list", "grade", "standard", "annexure", "section", "volume", "vol.",
                  "book", "title", "division", "phase", "sector", "block", "ward"}
