@@ -18,7 +18,7 @@ from nyaya.judgments.domains import (
     phrase_pattern,
 )
 from nyaya.judgments.graph import pagerank, relation_near, to_networkx
-from nyaya.judgments.identity import containment, link_same_cases, shingles
+from nyaya.judgments.identity import containment, link_same_cases, match_registry, shingles
 from nyaya.judgments.tables import resolve_in_time
 
 PARAGRAPHS = "\n".join(
@@ -181,6 +181,25 @@ def test_same_case_links_need_a_shared_citation_or_same_day_shared_text():
         == "CASE:IRLED:prior_case_0002"
     assert cases["AILA:C1"] != cases["IRLED:prior_case_0002"]
     assert link_same_cases(list(reversed(rows))) == cases  # order does not matter
+
+
+@pytest.mark.parametrize(("keys", "record", "how"), [
+    # the neutral number alone decides
+    (["1992 INSC 36", "(1992) 4 SCC 99"], "SC:1992 INSC 36", "citation"),
+    # an LII number (IRLeD prior case 1466's "[1992] INSC 36") whose SCR citation is another
+    # record's: the SCR citation decides
+    (["1992 INSC 36", "[1992] 1 SCR 565"], "SC:1992 INSC 40", "citation"),
+    # ... and one of no record we hold: no link
+    (["1992 INSC 36", "[1992] 1 SCR 777"], None, None),
+    # the SCR citation agrees: linked
+    (["1992 INSC 36", "[1992] 1 SCR 530"], "SC:1992 INSC 36", "citation"),
+])
+def test_registry_match_by_citation_needs_agreeing_scr(keys, record, how):
+    records = {"SC:1992 INSC 36": ["1992 INSC 36", "[1992] 1 SCR 530"],
+               "SC:1992 INSC 40": ["1992 INSC 40", "[1992] 1 SCR 565"]}
+    by_key = {key: [rid] for rid, ks in records.items() for key in ks}
+    judgment = {"citation_keys": keys, "decision_date": "1992-02-04", "case_name": None}
+    assert match_registry(judgment, by_key, {}, records) == (record, how)
 
 
 def test_shingle_containment():
