@@ -637,6 +637,8 @@ def test_case_name_forms_end_where_the_name_does(text: str, name: str | None) ->
 # inside a party's description, "Etc." and "(D) By Lrs." included (registry titles as printed);
 # each text's one citation carries the whole name, and no fragment is left as a name citation.
 FULL_CITATIONS = [
+    ("In State of Maharashtra vs. M/S. the Britannia Biscuits Co. Ltd., [2020] 2 S.C.R. 500, "
+     "held.", "State of Maharashtra vs. M/S. the Britannia Biscuits Co. Ltd."),
     ("See Collector of Customs and Central Excise, Guntur, Etc. Etc. v. M/S Surendra Cotton Oil "
      "Mills and Fert. Co. Etc. Etc. (2003 INSC 291).",  # "Fert." (Fertilizers) ends no name
      "Collector of Customs and Central Excise, Guntur, Etc. Etc. v. M/S Surendra Cotton Oil "

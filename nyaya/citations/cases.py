@@ -603,7 +603,8 @@ REPORTER_STOP = {"air", "scc", "scr", "jt", "insc", "indlaw", "scale", "a.i.r.",
 # "the" inside a name: "State Represented Through the Inspector of Police", "Rep. by the"; and
 # "National Federation of the Blind", though not "of the Court" (`GENERIC_NAMES`)
 BEFORE_INNER_THE = {"through", "thr", "thr.", "tr.", "by", "rep.", "represented",
-                    "under"}  # "Custodian Appointed Under the Special Court"
+                    "under",  # "Custodian Appointed Under the Special Court"
+                    "m/s", "m/s."}  # "M/S. the Britannia Biscuits Co. Ltd."
 #: what "Civil" or "Criminal" opens after a name, ending it: "Civil Appeal No. 12"
 PROCEEDINGS = {"appeal", "appeals", "appellate", "writ", "misc", "miscellaneous", "revision",
                "petition", "petitions", "original", "suit", "no", "nos", "case", "cases",
