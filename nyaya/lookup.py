@@ -81,16 +81,19 @@ def _text(value: object) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
 
 UNIT_WRITTEN = r"(?P<unit>(?:\s?\([0-9A-Za-z]{1,6}\))*)"  # "(1)(ia)", "(2) (b)"
+# "304-A", "498A", and India Code's dash before an I or O after a letter: "64U-I", "378Z-O"
+SECTION_NUMBER = r"\d+(?:[A-Za-z]{1,2}-[IOio]\b|-[A-Z]{1,4}\b|[A-Za-z]{0,4})"
 ARTICLE_CITED = re.compile(
     r"\b(?:article|art\.?)\s*(?P<number>\d+(?:-[A-Z]{1,2}\b|[A-Za-z]{0,2}))" + UNIT_WRITTEN,
     re.IGNORECASE)
 SECTION_WORD = re.compile(
-    r"(?:\bsections?\b\.?|\bsecs?\b\.?|(?<![\w.])s\.|(?<![\w.])ss\.|\bu/s\.?)\s*(?P<number>\d+(?:-[A-Z]{1,4}\b|[A-Za-z]{0,4}))"
+    r"(?:\bsections?\b\.?|\bsecs?\b\.?|(?<![\w.])s\.|(?<![\w.])ss\.|\bu/s\.?)\s*"
+    rf"(?P<number>{SECTION_NUMBER})"
     + UNIT_WRITTEN,
     re.IGNORECASE,
 )
 BARE_NUMBER = re.compile(
-    r"(?<![\w(])(?P<number>\d+(?:-[A-Z]{1,4}\b|[A-Za-z]{0,4}))(?P<unit>(?:\([0-9A-Za-z]{1,6}\))*)(?![\w)])"
+    rf"(?<![\w(])(?P<number>{SECTION_NUMBER})(?P<unit>(?:\([0-9A-Za-z]{{1,6}}\))*)(?![\w)])"
 )
 ORDER_CITED = re.compile(
     r"(?:\border|(?<![\w.])o\.)\s*(?P<order>[IVXLC]{1,7}|\d{1,3})\b\.?"

@@ -185,6 +185,9 @@ def test_derived_codes_hash_every_member_of_a_collision():
     ("Section 13 of the Hindu Marriage Act, 1955", "HMA_1955", "13", None),
     ("498a IPC", "IPC_1860", "498A", None),
     ("section 65B Evidence Act", "IEA_1872", "65B", None),
+    # India Code's dash before an I or O after a letter ("64U-I" of the Insurance Act)
+    ("Section 45U-I of the Evidence Act", "IEA_1872", "45U-I", None),
+    ("IEA 45U-I", "IEA_1872", "45U-I", None),
 ])
 def test_parse_citation(lookup, text, act, section, unit):
     cited = parse_citation(text, lookup.aliases)
