@@ -618,6 +618,9 @@ def test_a_sibling_whose_title_is_quoted_whole_is_named(text, status, meant):
     ("case", "case"), ("cases", "case"),
     ("penalty", "penalti"), ("penalties", "penalti"), ("copy", "copi"), ("copies", "copi"),
     ("delay", "delay"), ("committee", "committe"), ("committees", "committe"),
+    # a noun in "-ion" meets its verb: "commute" a sentence, "commutation"; "direct", "direction"
+    ("commute", "commut"), ("commutation", "commut"), ("direct", "direct"),
+    ("direction", "direct"), ("directions", "direct"), ("nation", "nation"),
 ])
 def test_stems_meet_across_plurals_and_a_final_e(word, stem):
     from nyaya.verify.statutes import _stem

@@ -130,7 +130,8 @@ REMOVE = "remove this citation; do not renumber or substitute"
 
 SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9)\]]{3}[.!?])\s+(?=[A-Z\"“‘'(\[])|\n\s*\n")
 WORD = re.compile(r"[a-z]{3,}")
-SUFFIXES = ("ments", "ment", "ings", "ing", "edly", "ed", "es", "s")
+SUFFIXES = ("ments", "ment", "ations", "ation", "ions", "ion", "ings", "ing", "edly", "ed", "es",
+            "s")
 STOP_WORDS = {
     "the", "and", "for", "with", "any", "all", "shall", "may", "which", "who", "whoever", "whom",
     "such", "that", "this", "these", "those", "has", "have", "had", "been", "was", "were", "are",
