@@ -158,7 +158,8 @@ def _stem(word: str) -> str:
     """Word -> stem, each distinct word once (section texts share most of their words). A
     final "e" goes too, so that "sentence" and "sentences", "Magistrate" and "Magistrates"
     meet ("committees" loses only its "s", to meet "committee"); "witness" keeps its "ss" to
-    meet "witnesses"; a final "y" after a consonant is "i"."""
+    meet "witnesses"; a final "y" after a consonant is "i"; a noun in "-ion" meets its verb
+    ("commutation" and "commute", "direction" and "direct")."""
     stem = word
     for suffix in SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 4 and not (
