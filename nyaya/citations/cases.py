@@ -44,6 +44,7 @@ from typing import NamedTuple
 
 from nyaya.citations.reporters import air_courts, anchor, reporter_of
 from nyaya.citations.scan import Spans, tokens_before
+from nyaya.citations.statutes import roman_value
 
 REPORTER = "reporter"
 NEUTRAL = "neutral"
@@ -106,7 +107,6 @@ ILR_RIGHT = re.compile(  # the brackets as the scanned reports misplace them too
 #: an ILR volume numbered since the series began, as every court's was until about 1950: its
 #: year is not part of the key ("(1903) ILR 30 Cal 539" and "ILR 30 Cal 539" are one citation)
 ILR_CUMULATIVE_BEFORE = 1950
-ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50}
 YEAR_BEFORE = re.compile(rf"(?<![0-9])(?P<ob>[\[(])?\s?(?P<year>{_YEAR})\s?[\])]?\s{{0,2}}$")
 _SUPP = r"(?i:Supp?l?\.?|Supl\.?|Suppl\.?)"  # "Supp.", "Suppl", and the registry's "SUPP."
 LEFT = re.compile(
@@ -245,19 +245,12 @@ def _ilr_at(text: str, start: int, end: int, lo: int) -> _Reporter | None:
         volume = volume or left.group("vol") or left.group("volb")
         closed = left.group("ob") and left.group("cb")
         start = left.start("ob") if closed else left.start("year")
-    if volume and not volume.isdigit():
-        volume = str(_roman(volume))
-    if year is None and not volume:
+    number = roman_value(volume) if volume else None  # "XXXIII" as "30" is read
+    if year is None and number is None:
         return None
     return _Reporter(start, right.end(), "ILR", int(year) if year else None,
-                     str(int(volume)) if volume else None, right.group("page"),
+                     str(number) if number is not None else None, right.group("page"),
                      _COURTS[right.group("court")], False)
-
-
-def _roman(numeral: str) -> int:
-    values = [ROMAN[c] for c in numeral]
-    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v
-               for i, v in enumerate(values))
 
 
 def _key(r: _Reporter) -> str | None:

@@ -607,6 +607,12 @@ def _capitalized(tok: str) -> bool:
 NAME_CONNECTORS = {"of", "and", "&", "the", "for", "on", "to", "from", "relating", "de"}
 
 
+def _apostrophe_s(text: str, start: int, word: str) -> bool:
+    """Whether the token at `start` is the "s" after an apostrophe ("Workmen's"), which the
+    tokens split off: part of the name it follows."""
+    return word == "s" and text[start - 1:start] in ("'", "’")
+
+
 def _unknown_name_start(left: Iterable[tuple[int, int, str]], text: str) -> int | None:
     """Start of a capitalised Act name ending at the head word ('the Foreigners Act'; 'the
     Workmen's Compensation Act', over the "s" after its apostrophe).
@@ -621,7 +627,7 @@ def _unknown_name_start(left: Iterable[tuple[int, int, str]], text: str) -> int 
         if _norm(tok) in UNKNOWN_HEADS:
             break  # the end of another name: "Act Act"
         word = tok.lower().strip("()")
-        if word == "s" and text[tok_start - 1:tok_start] in ("'", "’"):
+        if _apostrophe_s(text, tok_start, word):
             continue
         if (word in NAME_STOP and word not in NAME_CONNECTORS) or _numeral(word):
             break
@@ -1009,8 +1015,7 @@ class _Reader:
                 run_end = m
                 if _norm(tok) in UNKNOWN_HEADS:
                     last_head = m
-            elif word not in CONNECTORS and not (  # "Workmen's": the token after its "'"
-                    word == "s" and text[m.start() - 1] in "'’"):
+            elif word not in CONNECTORS and not _apostrophe_s(text, m.start(), word):
                 break
         if kind == ARTICLE and of_lead and run_end is not None:
             end_tok = last_head or run_end
