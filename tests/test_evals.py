@@ -328,7 +328,8 @@ def test_configs_name_their_side_not_their_sets(tmp_path: Path) -> None:
     from evals.configs import load_config
     from evals.corpus_sets import querysets_for
 
-    assert querysets_for("statutes") == ["cited-statutes", "nyaya-statutes", "transition"]
+    assert querysets_for("statutes") == ["cited-statutes", "nyaya-statutes", "plain-questions",
+                                         "transition"]
     assert querysets_for("precedents") == ["aila2019-precedents", "cited-aila-precedents",
                                            "cited-precedents", "irled2017-precedents"]
     assert querysets_for("aila-statutes") == ["aila2019-statutes", "cited-aila-statutes"]
