@@ -366,6 +366,9 @@ def test_bad_config_file_names_the_file(tmp_path, name, content, error, message)
         "terms.yaml: concept 2 ('bail') needs 'asks', a non-empty list of phrases, got 'jail'"),
     bad("legal terms", "an empty phrase", "concepts:\n- {law: theft, asks: [stole, '']}\n",
         "terms.yaml: concept 1 ('theft') needs 'asks', a non-empty list of phrases"),
+    bad("legal terms", "a joined phrase with an empty part",
+        "concepts:\n- {law: contract, asks: ['minor + ']}\n",
+        "terms.yaml: concept 1 ('contract'): the phrase 'minor + ' has an empty part around '+'"),
     bad("legal terms", "not valid YAML", "concepts: [\n", "terms.yaml: cannot read"),
 ])
 def test_bad_legal_terms_file_names_the_file_and_concept(tmp_path, content, message):

@@ -14,6 +14,7 @@ CONCEPTS = {"concepts": [
     {"law": "information cognizable", "asks": ["fir"]},
     {"law": "child in conflict with law", "asks": ["17 year old"]},
     {"law": "talaq void", "asks": ["won't divorce"]},
+    {"law": "competent to contract", "asks": ["contract with a minor", "minor + contract"]},
 ]}
 
 
@@ -30,6 +31,12 @@ CONCEPTS = {"concepts": [
     ("He was fired from his job", []),  # a short phrase matches whole words only
     ("He keeps followingly polite", []),  # an inflection, not any continuation
     ("What does section 103 of the BNS say?", []),
+    # a joined phrase: every part, anywhere, inflected alike
+    ("Can a minor enter into a valid contract?", ["competent to contract"]),
+    ("Are contracts signed by minors binding?", ["competent to contract"]),
+    ("I made a contract with a minor", ["competent to contract"]),
+    ("The minor repairs were never done", []),  # one part alone
+    ("The contract was breached", []),
 ])
 def test_a_question_gets_the_law_words_of_what_it_asks(question, added):
     terms = parse_legal_terms(CONCEPTS, "table")

@@ -6,6 +6,10 @@ it ("Stalking. Any man who follows a woman and contacts ..."), and the packaged 
 bridge such gaps reliably. The expansion only adds words; the question's own words stay, so
 a question no concept matches is searched exactly as before. A passage of facts (more than
 PASSAGE_WORDS words, such as a judgment's) is already in the law's words and is left as it is.
+
+A phrase asks for its concept where the question holds it word for word; a phrase of parts
+joined by " + " ("minor + contract") where the question holds every part, anywhere: "Can a
+minor enter into a valid contract?" says what "contract with a minor" says, in another order.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from nyaya.retrieval.base import PASSAGE_WORDS
 from nyaya.retrieval.query_analysis import QueryAnalysis, plain_text, terms_pattern
 
 FILE = "legal_terms.yaml"
+#: what joins the parts of a phrase whose parts may stand anywhere in the question
+PART_JOINER = "+"
 #: query types that ask about a named provision (its number may be past what the analysis
 #: reads: "RTI Act section 8", "167(2) CrPC")
 PROVISION_TYPES = ("section_lookup", "old_statute_reference")
@@ -33,24 +39,36 @@ class LegalTermsError(ValueError):
 @dataclass(frozen=True)
 class Concept:
     law: str  # the words added
-    asks: tuple[str, ...]  # the phrases that call for them
+    asks: tuple[str, ...]  # the phrases that call for them ("a + b": both parts, anywhere)
 
 
 class LegalTerms:
-    """Every concept's phrases in one regex pass; a phrase may belong to several concepts."""
+    """Every concept's phrases in one regex pass, the parts of joined phrases in another; a
+    phrase may belong to several concepts."""
 
     def __init__(self, concepts: list[Concept]) -> None:
         self.concepts = tuple(concepts)
         self._concepts_of: dict[str, list[int]] = {}
+        self._joined: list[tuple[frozenset[str], int]] = []
         for index, concept in enumerate(self.concepts):
             for phrase in concept.asks:
-                self._concepts_of.setdefault(phrase, []).append(index)
+                parts = phrase_parts(phrase)
+                if len(parts) == 1:
+                    self._concepts_of.setdefault(phrase, []).append(index)
+                else:
+                    self._joined.append((frozenset(parts), index))
         self._pattern = terms_pattern(self._concepts_of)
+        self._parts = (terms_pattern({part for parts, _ in self._joined for part in parts})
+                       if self._joined else None)
 
     def matched(self, text: str) -> list[Concept]:
         """The concepts the text asks about, each once, in the order of the file."""
-        found = {index for match in self._pattern.finditer(plain_text(text))
+        plain = plain_text(text)
+        found = {index for match in self._pattern.finditer(plain)
                  for index in self._concepts_of[match.group(1) or match.group(2)]}
+        if self._parts is not None:
+            held = {match.group(1) or match.group(2) for match in self._parts.finditer(plain)}
+            found.update(index for parts, index in self._joined if parts <= held)
         return [self.concepts[index] for index in sorted(found)]
 
     def added(self, text: str) -> list[str]:
@@ -73,6 +91,11 @@ class LegalTerms:
         return " ".join([text, *self.added(text)])
 
 
+def phrase_parts(phrase: str) -> list[str]:
+    """A phrase's parts: itself alone, or the phrases joined by PART_JOINER."""
+    return [" ".join(part.split()) for part in phrase.split(PART_JOINER)]
+
+
 def parse_legal_terms(data: object, source: str) -> LegalTerms:
     """The concepts of a parsed legal_terms.yaml; LegalTermsError naming `source` and the
     entry for anything malformed (a concept without words, a phrase that is not a string)."""
@@ -90,8 +113,15 @@ def parse_legal_terms(data: object, source: str) -> LegalTerms:
                 or not all(isinstance(p, str) and p.strip() for p in asks)):
             raise LegalTermsError(f"{source}: concept {number} ({law!r}) needs 'asks', a "
                                   f"non-empty list of phrases, got {asks!r}")
-        phrases = tuple(plain_text(phrase).strip() for phrase in asks)
-        concepts.append(Concept(law.strip(), phrases))
+        phrases = []
+        for phrase in asks:
+            parts = phrase_parts(plain_text(phrase))
+            if not all(parts):
+                raise LegalTermsError(f"{source}: concept {number} ({law!r}): the phrase "
+                                      f"{phrase!r} has an empty part around "
+                                      f"'{PART_JOINER}'")
+            phrases.append(f" {PART_JOINER} ".join(parts))
+        concepts.append(Concept(law.strip(), tuple(phrases)))
     return LegalTerms(concepts)
 
 
