@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -296,6 +297,20 @@ def test_transition_set_judges_only_the_new_codes():
     judged_acts = {doc.split(":")[0] for docs in queryset.qrels.values() for doc in docs}
     assert judged_acts <= {"BNS_2023", "BNSS_2023", "BSA_2023"}
     assert not judged_acts & set(REPEALED_CODES)
+
+
+def test_plain_questions_name_no_provision_and_judge_what_they_ask():
+    """The set measures plain questions: none may name a section, an Article or a code that
+    the lookup would answer, and every query is judged, with a grade-2 section."""
+    queryset = load_queryset("plain-questions")
+    assert len(queryset.queries) == 64
+    assert set(queryset.qrels) == set(queryset.queries["qid"])
+    assert all(2 in grades.values() for grades in queryset.qrels.values())
+    assert set(queryset.queries["query_type"]) == {"civil_conceptual", "procedural",
+                                                   "criminal_offence"}
+    named = re.compile(r"\b(?:sections?|s\.|articles?|art\.|order)\s*\d|\b(?:ipc|crpc|bns|bnss|"
+                       r"bsa|cpc)\b|\b\d+[a-z]?\s+of\s+the\b", re.IGNORECASE)
+    assert not [query for query in queryset.queries["query"] if named.search(query)]
 
 
 def test_judged_aila_statutes_without_a_file_are_known(real_corpus):
