@@ -489,10 +489,14 @@ def test_entity_index_and_citation_graph_load_for_query_time(main_run):
 def test_every_query_set_is_run_measured_and_broken_down(main_run):
     data_dir, _ = main_run
     metrics = pd.read_parquet(data_dir / "reports" / "latest" / "metrics.parquet")
-    assert set(metrics["queryset"]) == {"nyaya-statutes", "transition", "aila2019-statutes",
-                                        "aila2019-precedents", "irled2017-precedents",
-                                        "cited-statutes", "cited-aila-statutes",
-                                        "cited-precedents", "cited-aila-precedents"}
+    assert set(metrics["queryset"]) == {"nyaya-statutes", "transition", "plain-questions",
+                                        "aila2019-statutes", "aila2019-precedents",
+                                        "irled2017-precedents", "cited-statutes",
+                                        "cited-aila-statutes", "cited-precedents",
+                                        "cited-aila-precedents"}
+    plain = metrics.query("queryset == 'plain-questions' and group == 'all' "
+                          "and config == 'lookup-cases-rrf'")
+    assert plain["queries"].eq(64).all() and len(plain) == 1
     for name in ("aila2019-statutes", "aila2019-precedents"):  # a line for all 50 queries
         run = (data_dir / "runs" / name).glob("*.trec")
         assert all(len({line.split()[0] for line in path.read_text().splitlines()}) == 50
