@@ -22,7 +22,7 @@ from pathlib import Path
 import yaml
 
 from nyaya.retrieval.base import PASSAGE_WORDS
-from nyaya.retrieval.query_analysis import QueryAnalysis, plain_text, terms_pattern
+from nyaya.retrieval.query_analysis import QueryAnalysis, plain_text, terms_in, terms_pattern
 
 FILE = "legal_terms.yaml"
 #: what joins the parts of a phrase whose parts may stand anywhere in the question
@@ -64,10 +64,10 @@ class LegalTerms:
     def matched(self, text: str) -> list[Concept]:
         """The concepts the text asks about, each once, in the order of the file."""
         plain = plain_text(text)
-        found = {index for match in self._pattern.finditer(plain)
-                 for index in self._concepts_of[match.group(1) or match.group(2)]}
+        found = {index for term in terms_in(self._pattern, plain)
+                 for index in self._concepts_of[term]}
         if self._parts is not None:
-            held = {match.group(1) or match.group(2) for match in self._parts.finditer(plain)}
+            held = set(terms_in(self._parts, plain))
             found.update(index for parts, index in self._joined if parts <= held)
         return [self.concepts[index] for index in sorted(found)]
 

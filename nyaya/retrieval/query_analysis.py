@@ -285,7 +285,7 @@ class _Lexicon:
 
     def hits(self, text: str) -> tuple[int, list[str]]:
         """(score, distinct terms found): each term counts once."""
-        found = list(dict.fromkeys(m.group(1) or m.group(2) for m in self.pattern.finditer(text)))
+        found = list(dict.fromkeys(terms_in(self.pattern, text)))
         return sum(self.weight[t] for t in found), found
 
 
@@ -296,6 +296,11 @@ def terms_pattern(terms: Iterable[str]) -> re.Pattern:
     long = "|".join(re.escape(t) for t in ordered if len(t) >= 4)
     short = "|".join(re.escape(t) for t in ordered if len(t) < 4) or "(?!)"
     return re.compile(rf"\b(?:({long})(?:s|es|ed|ing)?|({short}))\b")
+
+
+def terms_in(pattern: re.Pattern, text: str) -> list[str]:
+    """The terms a `terms_pattern` finds in `text`, as listed (not as inflected), in order."""
+    return [match.group(1) or match.group(2) for match in pattern.finditer(text)]
 
 
 def plain_text(text: str) -> str:
