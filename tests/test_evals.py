@@ -299,11 +299,12 @@ def test_transition_set_judges_only_the_new_codes():
     assert not judged_acts & set(REPEALED_CODES)
 
 
-def test_plain_questions_name_no_provision_and_judge_what_they_ask():
-    """The set measures plain questions: none may name a section, an Article or a code that
+@pytest.mark.parametrize(("name", "count"), [("plain-questions", 64), ("situations", 61)])
+def test_plain_word_sets_name_no_provision_and_judge_what_they_ask(name: str, count: int):
+    """These sets measure plain questions: none may name a section, an Article or a code that
     the lookup would answer, and every query is judged, with a grade-2 section."""
-    queryset = load_queryset("plain-questions")
-    assert len(queryset.queries) == 64
+    queryset = load_queryset(name)
+    assert len(queryset.queries) == count
     assert set(queryset.qrels) == set(queryset.queries["qid"])
     assert all(2 in grades.values() for grades in queryset.qrels.values())
     assert set(queryset.queries["query_type"]) == {"civil_conceptual", "procedural",
@@ -344,7 +345,7 @@ def test_configs_name_their_side_not_their_sets(tmp_path: Path) -> None:
     from evals.corpus_sets import querysets_for
 
     assert querysets_for("statutes") == ["cited-statutes", "nyaya-statutes", "plain-questions",
-                                         "transition"]
+                                         "situations", "transition"]
     assert querysets_for("precedents") == ["aila2019-precedents", "cited-aila-precedents",
                                            "cited-precedents", "irled2017-precedents"]
     assert querysets_for("aila-statutes") == ["aila2019-statutes", "cited-aila-statutes"]

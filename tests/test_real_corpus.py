@@ -490,7 +490,7 @@ def test_every_query_set_is_run_measured_and_broken_down(main_run):
     data_dir, _ = main_run
     metrics = pd.read_parquet(data_dir / "reports" / "latest" / "metrics.parquet")
     assert set(metrics["queryset"]) == {"nyaya-statutes", "transition", "plain-questions",
-                                        "aila2019-statutes", "aila2019-precedents",
+                                        "situations", "aila2019-statutes", "aila2019-precedents",
                                         "irled2017-precedents", "cited-statutes",
                                         "cited-aila-statutes", "cited-precedents",
                                         "cited-aila-precedents"}
