@@ -105,7 +105,11 @@ STATUTE_FORMS = [
     # India Code's dash before an I or O after a letter ("64U-I" of the Insurance Act), not a
     # range of letters
     ("Section 45U-I of the Evidence Act", [("IEA_1872", "45UI", None)]),
-    ("Sections 376A-376D IPC", [("IPC_1860", "376A", None), ("IPC_1860", "376D", None)]),
+    # a range of one number's lettered sections cites every letter between
+    ("Sections 376A-376D IPC", [("IPC_1860", f"376{letter}", None) for letter in "ABCD"]),
+    ("Sections 376A-D IPC", [("IPC_1860", f"376{letter}", None) for letter in "ABCD"]),
+    ("Sections 376A to 376C of the IPC", [("IPC_1860", f"376{letter}", None) for letter in "ABC"]),
+    ("Sections 376A-376 IPC", [("IPC_1860", "376A", None), ("IPC_1860", "376", None)]),
     ("Section 302 IPC and Section 65 of the Evidence Act",
      [("IPC_1860", "302", None), ("IEA_1872", "65", None)]),
     ("§ 302 IPC", [("IPC_1860", "302", None)]),

@@ -104,6 +104,9 @@ _SEP_WORDS = (r"(?:\s{0,2}(?:,\s{0,2}(?:(?:and|or)\s{1,2}|&\s{0,2})?|/|&|[-–�
 SEP = {kind: re.compile(rf"(?P<sep>{_SEP_WORDS})(?P<kw>{kw})?(?=[0-9])")
        for kind, kw in _LIST_KW.items()}
 RANGE_SEPS = {"to", "-", "–", "—"}
+#: the last letter of a range of one number's lettered sections ("376A-D": 376A to 376D)
+LETTER_RANGE = re.compile(r"\s?[-–—]\s?(?P<letter>[A-Z])(?![A-Za-z0-9])")
+NUMBER_LETTER = re.compile(r"(?P<digits>[0-9]{1,3})(?P<letter>[A-Z])")
 MEASURE = re.compile(
     r"\s{1,2}(?:years?|months?|days?|weeks?|hours?|minutes?|persons?|accused|witnesses|times|"
     r"lakhs?|crores?|rupees|kms?|kilomet(?:er|re)s?|per\s?cent|pages?|paras?|paragraphs?|"
@@ -780,6 +783,17 @@ class _Reader:
         sep_re = SEP[kind]
         end = m.end()
         while len(items) < MAX_ITEMS:
+            letters = LETTER_RANGE.match(text, end)
+            if letters and not items[-1].unit:
+                last = NUMBER_LETTER.fullmatch(items[-1].number)
+                if last and last.group("letter") < letters.group("letter"):
+                    between = letters_between(items[-1].number,
+                                              last.group("digits") + letters.group("letter"))
+                    items.extend(_Item(number, None, items[-1].start, letters.end())
+                                 for number in [*between, last.group("digits")
+                                                + letters.group("letter")])
+                    end = letters.end()
+                    continue
             s = sep_re.match(text, end)
             if not s:
                 break
@@ -789,13 +803,16 @@ class _Reader:
             item = _item(n)
             prev = items[-1]
             if (s.group("sep").strip() in RANGE_SEPS and not s.group("kw")
-                    and prev.number.isdigit() and item.number.isdigit()
                     and not prev.unit and not item.unit):
-                low, high = int(prev.number), int(item.number)
-                if low < high <= low + RANGE_LIMIT and self.range_budget > 0:
-                    self.range_budget -= high - low - 1
-                    items.extend(_Item(str(k), None, prev.start, item.end)
-                                 for k in range(low + 1, high))
+                if prev.number.isdigit() and item.number.isdigit():
+                    low, high = int(prev.number), int(item.number)
+                    if low < high <= low + RANGE_LIMIT and self.range_budget > 0:
+                        self.range_budget -= high - low - 1
+                        items.extend(_Item(str(k), None, prev.start, item.end)
+                                     for k in range(low + 1, high))
+                else:
+                    items.extend(_Item(number, None, prev.start, item.end)
+                                 for number in letters_between(prev.number, item.number))
             items.append(item)
             end = n.end()
         return items[:MAX_ITEMS]
@@ -1094,6 +1111,16 @@ def _section(number: str) -> str:
         if len(_SECTION_CACHE) < 10_000:
             _SECTION_CACHE[number] = out
     return out
+
+
+def letters_between(low: str, high: str) -> list[str]:
+    """The sections strictly between two lettered sections of one number ("376A" and "376D":
+    376B, 376C), which a range of them cites too; none for any other pair."""
+    first, last = NUMBER_LETTER.fullmatch(low), NUMBER_LETTER.fullmatch(high)
+    if not (first and last and first.group("digits") == last.group("digits")):
+        return []
+    return [first.group("digits") + chr(code)
+            for code in range(ord(first.group("letter")) + 1, ord(last.group("letter")))]
 
 
 def _item(m: re.Match) -> _Item:
