@@ -74,6 +74,16 @@ def test_the_shipped_concepts_read_common_plain_questions(question, law_words):
     assert law_words in load_legal_terms().expand(question)
 
 
+def test_a_company_that_cannot_pay_its_debts_is_asked_about_insolvency():
+    """Since 15-11-2016 inability to pay debts is no ground for winding up under the Companies
+    Act's s.271 (its footnote in the corpus): such a question gets the Insolvency and
+    Bankruptcy Code's words, never the omitted ground's."""
+    expanded = load_legal_terms().expand("Can a company be wound up if it cannot pay its debts?")
+    assert "corporate insolvency resolution process" in expanded
+    assert "liquidation" in expanded
+    assert "unable to pay its debts" not in expanded
+
+
 def test_the_shipped_file_leaves_questions_in_the_law_s_words_alone():
     terms = load_legal_terms()
     for question in ("What is the punishment for murder under section 103 BNS?",
