@@ -784,16 +784,13 @@ class _Reader:
         end = m.end()
         while len(items) < MAX_ITEMS:
             letters = LETTER_RANGE.match(text, end)
-            if letters and not items[-1].unit:
-                last = NUMBER_LETTER.fullmatch(items[-1].number)
-                if last and last.group("letter") < letters.group("letter"):
-                    between = letters_between(items[-1].number,
-                                              last.group("digits") + letters.group("letter"))
-                    items.extend(_Item(number, None, items[-1].start, letters.end())
-                                 for number in [*between, last.group("digits")
-                                                + letters.group("letter")])
-                    end = letters.end()
-                    continue
+            last = NUMBER_LETTER.fullmatch(items[-1].number) if letters else None
+            if last and not items[-1].unit and last.group("letter") < letters.group("letter"):
+                high = last.group("digits") + letters.group("letter")
+                items.extend(_Item(number, None, items[-1].start, letters.end())
+                             for number in [*letters_between(items[-1].number, high), high])
+                end = letters.end()
+                continue
             s = sep_re.match(text, end)
             if not s:
                 break
