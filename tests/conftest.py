@@ -38,6 +38,8 @@ def models_dir() -> Path:
 #: The sections embedder of the real-corpus run: the fast static tier, because the int8 default
 #: adds ~9 minutes of CPU embedding to the test command (`make run` exercises it).
 TEST_EMBEDDER = "minilm-static"
+#: the authored sets of questions in plain words, with their sizes
+PLAIN_WORD_SETS = {"plain-questions": 64, "situations": 61}
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import PLAIN_WORD_SETS
 
 from evals.configs import config_names, load_config
 from evals.corpus_sets import absent_aila_statutes
@@ -299,7 +300,7 @@ def test_transition_set_judges_only_the_new_codes():
     assert not judged_acts & set(REPEALED_CODES)
 
 
-@pytest.mark.parametrize(("name", "count"), [("plain-questions", 64), ("situations", 61)])
+@pytest.mark.parametrize(("name", "count"), PLAIN_WORD_SETS.items())
 def test_plain_word_sets_name_no_provision_and_judge_what_they_ask(name: str, count: int):
     """These sets measure plain questions: none may name a section, an Article or a code that
     the lookup would answer, and every query is judged, with a grade-2 section."""

@@ -9,7 +9,7 @@ import sys
 
 import pandas as pd
 import pytest
-from conftest import TEST_EMBEDDER
+from conftest import PLAIN_WORD_SETS, TEST_EMBEDDER
 
 from evals.citation_sets import EVAL_QUERIES
 from evals.configs import config_names, load_config, side_of
@@ -494,10 +494,10 @@ def test_every_query_set_is_run_measured_and_broken_down(main_run):
                                         "irled2017-precedents", "cited-statutes",
                                         "cited-aila-statutes", "cited-precedents",
                                         "cited-aila-precedents"}
-    for name, count in (("plain-questions", 64), ("situations", 61)):  # every question scored
-        plain = metrics.query(f"queryset == '{name}' and group == 'all' "
-                              "and config == 'lookup-cases-rrf'")
-        assert plain["queries"].eq(count).all() and len(plain) == 1
+    for name, count in PLAIN_WORD_SETS.items():  # every question scored
+        scored = metrics.query(f"queryset == '{name}' and group == 'all' "
+                               "and config == 'lookup-cases-rrf'")
+        assert scored["queries"].eq(count).all() and len(scored) == 1
     for name in ("aila2019-statutes", "aila2019-precedents"):  # a line for all 50 queries
         run = (data_dir / "runs" / name).glob("*.trec")
         assert all(len({line.split()[0] for line in path.read_text().splitlines()}) == 50
