@@ -551,6 +551,42 @@ def test_names_written_with_a_citation_we_do_not_hold(named: CaseVerifier, text:
         assert "is not its citation" not in verdict.reason
 
 
+COMMA_NAMES = [
+    _record(1992, 327, "JARNAIL SINGH versus SECRETARY, MINISTRY OF HOME AFFAIRS AND ORS."),
+    _record(1997, 391, "SPECIAL LAND ACQUISITION OFFICER, KHEDA AND ANR. ETC. versus VASUDEV "
+                       "CHANDRASHANKAR AND ANR. ETC."),
+    _record(1996, 5, "UNION OF INDIA versus GENERAL MANAGER, NORTHERN RAILWAY"),
+    _record(1996, 6, "UNION OF INDIA versus GENERAL MANAGER, SOUTHERN RAILWAY"),
+]
+
+READ_ON_NAMES = [
+    # (text, status, the citation as shown): a name cited alone, cut where a party's
+    # description has a comma, is read on when the longer name is one held case's whole name
+    ("The rule in Jarnail Singh v. Secretary, Ministry Of Home Affairs And Ors. applies.",
+     FOUND, "Jarnail Singh v. Secretary, Ministry Of Home Affairs And Ors."),
+    ("In Special Land Acquisition Officer, Kheda And Anr. Etc. v. Vasudev Chandrashankar And "
+     "Anr. Etc., the Court held so.", FOUND, "Special Land Acquisition Officer, Kheda And Anr. "
+     "Etc. v. Vasudev Chandrashankar And Anr. Etc."),
+    # two held cases share the cut name: the words after the comma choose
+    ("As Union of India v. General Manager, Southern Railway shows, it is so.", FOUND,
+     "Union of India v. General Manager, Southern Railway"),
+    # prose after the comma, or the description on the next line: no case has that name
+    ("In Jarnail Singh v. Secretary, as it then stood, the Court erred.", UNVERIFIABLE,
+     "Jarnail Singh v. Secretary"),
+    ("In Jarnail Singh v. Secretary,\nMinistry Of Home Affairs And Ors. the Court held so.",
+     UNVERIFIABLE, "Jarnail Singh v. Secretary"),
+]
+
+
+@pytest.mark.parametrize(("text", "status", "shown"), READ_ON_NAMES)
+def test_a_name_cited_alone_is_read_on_to_a_held_cases_name(text: str, status: str,
+                                                            shown: str) -> None:
+    verifier = CaseVerifier([], COMMA_NAMES, now_year=2025)
+    [verdict] = verifier.verify(text)
+    assert (verdict.status, verdict.text) == (status, shown), verdict.reason
+    assert text[verdict.span[0]:verdict.span[1]] == shown
+
+
 def test_name_absence_can_be_turned_off() -> None:
     verifier = CaseVerifier([], _named_registry(), now_year=2025, name_absence=False)
     [verdict] = verifier.verify("Meena Ansari v. State of Kerala, (1996) 3 SCC 460")

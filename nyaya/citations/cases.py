@@ -1135,6 +1135,7 @@ TAIL = {"ors", "others", "anr", "another", "etc", "and", "other", "or", "lrs", "
 # Longest separator first, so the initial in "K. V. Rao vs. State" is not taken for "v.".
 SPLITS = [re.compile(p, re.IGNORECASE) for p in
           (r"\sversus\s", r"\svs\.?\s", r"\sv/s\.?\s", r"\sv\.?\s")]
+MESSRS = re.compile(r"\bm\s?/\s?s\b\.?", re.IGNORECASE)  # "M/s.", a firm's prefix
 CANON_WORDS = {"limited": "ltd", "private": "pvt", "corporation": "corpn", "company": "co",
                "government": "govt", "brothers": "bros"}
 
@@ -1143,8 +1144,7 @@ CANON_WORDS = {"limited": "ltd", "private": "pvt", "corporation": "corpn", "comp
 def case_name_key(name: str) -> str:
     """Key for matching a case name across sources: honorifics, '& Ors.', case and
     punctuation dropped, and 'v'/'vs'/'versus' unified ('maneka gandhi v union of india')."""
-    text = re.sub(r"\bm\s?/\s?s\b\.?", " ", name, flags=re.IGNORECASE)
-    text = " " + text.strip() + " "
+    text = " " + MESSRS.sub(" ", name).strip() + " "
     sides = [text]
     for split in SPLITS:
         sides = split.split(text, maxsplit=1)
@@ -1152,6 +1152,12 @@ def case_name_key(name: str) -> str:
             break
     keys = [_party_key(side) for side in sides]
     return " v ".join(keys)
+
+
+def party_key(party: str) -> str:
+    """One party's part of `case_name_key`: `party_key(a) + " v " + party_key(b)` is the key of
+    "a v. b"."""
+    return _party_key(MESSRS.sub(" ", party))
 
 
 def _party_key(party: str) -> str:

@@ -49,11 +49,13 @@ from statistics import median
 import pyarrow.parquet as pq
 
 from nyaya.citations.cases import (
+    CASE_NAME,
     SHORT_FORM,
     CaseCitation,
     case_name_key,
     extract_case_citations,
     parse_case_citation,
+    party_key,
 )
 from nyaya.citations.reporters import supreme_court_reporters
 from nyaya.judgments.identity import jaccard, name_tokens
@@ -83,6 +85,13 @@ SOURCE_PRINTED = "citations printed in the corpus judgments"
 # "State of Kerala" has no distinctive word in common (0.0). Measured on the warehouse:
 # corpus judgment names against their own registry titles vs. against random titles.
 NAME_MATCH = 0.5
+# A name cited alone is read on over at most this many words either side of where the
+# extractor stopped, within its line and between its neighbouring citations (`_read_on`).
+READ_ON_WORDS = 12
+READ_ON_CHARS = 24 * READ_ON_WORDS
+READ_ON_WORD = re.compile(r"\S+")
+READ_ON_EDGE = " \t,;:.\"'“”‘’([)]"
+PARTY_TAIL_WORDS = frozenset({"and", "&", "ors", "anr", "others", "another", "etc", "lrs"})
 CORROBORATING = 2  # independent corpus judgments printing a citation with its names
 # A citation we do not hold that this many corpus judgments (of different cases) print with
 # another case's names, and none with the names written, is that case's (docs/verification.md
@@ -629,11 +638,17 @@ class CaseVerifier:
             case.keys.update(_record_keys(rec))
             case.record_ids.add(rec["record_id"])
         self.common = common_name_words(c.names[0] for c in self.cases.values() if c.names)
+        self.petitioner_keys: set[str] = set()  # each side of the names held (`_read_on`)
+        self.respondent_keys: set[str] = set()
         self.by_key: dict[str, set[str]] = defaultdict(set)
         self.by_name: dict[str, set[str]] = defaultdict(set)
         for case in self.cases.values():
             for name in case.names:
-                self.by_name[case_name_key(name)].add(case.case_id)
+                key = case_name_key(name)
+                self.by_name[key].add(case.case_id)
+                petitioner, _, respondent = key.partition(" v ")
+                self.petitioner_keys.add(petitioner)
+                self.respondent_keys.add(respondent)
             for key in case.keys:
                 self.by_key[key].add(case.case_id)
                 year, _, number = key.partition(" INSC ")
@@ -733,6 +748,15 @@ class CaseVerifier:
         parallel citations written after one name are checked against each other."""
         cites = [c for c in extract_case_citations(text) if c.kind != "masked"]
         by_span = {(c.start, c.end): self.check(c) for c in cites if c.antecedent is None}
+        bounds = [0, *(c.start for c in cites), len(text)]
+        for index, cite in enumerate(cites):
+            if (cite.kind == CASE_NAME and cite.antecedent is None
+                    and by_span[(cite.start, cite.end)].verdict.status in (UNVERIFIABLE,
+                                                                          AMBIGUOUS)):
+                floor = cites[index - 1].end if index else 0
+                read_on = self._read_on(text, cite, floor, bounds[index + 2])
+                if read_on is not None:
+                    by_span[(cite.start, cite.end)] = CaseCheck(self._found(*read_on), None)
         self._check_parallel(cites, by_span)
         return [by_span[(c.start, c.end)] if c.antecedent is None
                 else _short_form_check(c, by_span[c.antecedent]) for c in cites]
@@ -863,6 +887,59 @@ class CaseVerifier:
                                  + "; ".join(c.label() for c in cases[:5]))
         return self._verdict(cite, UNVERIFIABLE, f"'{written}' is cited by name only, and no "
                              f"case in the sources we hold ({HELD}) has these party names")
+
+    def _read_on(self, text: str, cite: CaseCitation, floor: int, ceiling: int
+                 ) -> tuple[CaseCitation, Case] | None:
+        """A name cited alone, read on past where the extractor stopped (a comma, "Etc."),
+        when the longer name is the whole name of one case we hold: "Jarnail Singh v.
+        Secretary, Ministry Of Home Affairs And Ors." or "Special Land Acquisition Officer,
+        Kheda And Anr. Etc. v. ...". With no citation after it nothing marks where a name
+        ends, and prose may follow a comma, so only a held case's name decides: the fullest
+        name, in the fewest words. `floor` and `ceiling`: the citations before and after it."""
+        if not (cite.petitioner and cite.respondent):
+            return None
+        befores = [(cite.start, "", party_key(cite.petitioner))]
+        floor = max(floor, text.rfind("\n", 0, cite.start) + 1,
+                    cite.start - READ_ON_CHARS)
+        for match in reversed(list(READ_ON_WORD.finditer(text, floor, cite.start))):
+            lead = text[match.start():cite.start]
+            if len(befores) > READ_ON_WORDS:
+                break
+            befores.append((match.start(), lead, party_key(lead + cite.petitioner)))
+        afters = [(cite.end, "", party_key(cite.respondent))]
+        for match in READ_ON_WORD.finditer(text, cite.end, min(ceiling,
+                                                               cite.end + READ_ON_CHARS)):
+            tail = text[cite.end:match.end()]
+            if "\n" in tail or len(afters) > READ_ON_WORDS:
+                break
+            afters.append((match.end(), tail, party_key(cite.respondent + tail)))
+        befores = [b for b in befores if b[2] in self.petitioner_keys]
+        afters = [a for a in afters if a[2] in self.respondent_keys]
+        best: tuple[tuple[int, int], CaseCitation, Case] | None = None
+        for start, lead, petitioner_key in befores:
+            for end, tail, respondent_key in afters:
+                if not (lead or tail):
+                    continue
+                key = f"{petitioner_key} v {respondent_key}"
+                ids = self.by_name.get(key, ())
+                if len(ids) == 1 and (best is None or (len(key), start - end) > best[0]):
+                    first = start + len(lead) - len(lead.lstrip(READ_ON_EDGE))
+                    last = end - (len(tail) - len(tail.rstrip(READ_ON_EDGE)))
+                    name = text[first:last]
+                    best = ((len(key), start - end), replace(
+                        cite, start=first, end=last, text=name, case_name=name, key=key,
+                        petitioner=(lead + cite.petitioner).strip(READ_ON_EDGE),
+                        respondent=(cite.respondent + tail).strip(READ_ON_EDGE)),
+                        self.cases[next(iter(ids))])
+        if best is None:
+            return None
+        wide = best[1]
+        end = _party_tail_end(text, wide.end, ceiling)
+        if end != wide.end:
+            name = text[wide.start:end]
+            wide = replace(wide, end=end, text=name, case_name=name,
+                           respondent=wide.respondent + text[wide.end:end])
+        return wide, best[2]
 
     def _not_found(self, cite: CaseCitation) -> CaseCheck:
         if cite.key is None:
@@ -1158,6 +1235,19 @@ class CaseVerifier:
                                status=status, reason=reason, source=source,
                                case_key=cite.key, case_name=cite.case_name,
                                matched=case.matched() if case else None)
+
+
+def _party_tail_end(text: str, end: int, ceiling: int) -> int:
+    """Where a name read on ends with the words that close a party ("And Ors.", "And Anr.
+    Etc."), which the name's key drops: the name shown keeps them."""
+    for match in READ_ON_WORD.finditer(text, end, ceiling):
+        word = match.group().rstrip(",;:")
+        core = word.strip(READ_ON_EDGE).lower()
+        if "\n" in text[end:match.start()] or core not in PARTY_TAIL_WORDS:
+            break
+        if core not in ("and", "&"):
+            end = match.start() + len(word)
+    return end
 
 
 def _judgments(count: int) -> str:
