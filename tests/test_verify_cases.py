@@ -557,6 +557,7 @@ COMMA_NAMES = [
                        "CHANDRASHANKAR AND ANR. ETC."),
     _record(1996, 5, "UNION OF INDIA versus GENERAL MANAGER, NORTHERN RAILWAY"),
     _record(1996, 6, "UNION OF INDIA versus GENERAL MANAGER, SOUTHERN RAILWAY"),
+    _record(1996, 1464, "MAJOR SINGH versus RATTAN SINGH (DEAD) BY LRS. AND ORS."),
 ]
 
 READ_ON_NAMES = [
@@ -570,6 +571,10 @@ READ_ON_NAMES = [
     # two held cases share the cut name: the words after the comma choose
     ("As Union of India v. General Manager, Southern Railway shows, it is so.", FOUND,
      "Union of India v. General Manager, Southern Railway"),
+    # "(D) By Lrs." is the registry's "(DEAD) BY LRS.": who stands in for a party that died
+    ("In Major Singh v. Rattan Singh (D) By Lrs. And Ors. the Court held so.", FOUND,
+     "Major Singh v. Rattan Singh (D) By Lrs. And Ors."),
+    ("In Major Singh v. Rattan Singh, it was held.", FOUND, "Major Singh v. Rattan Singh"),
     # prose after the comma, or the description on the next line: no case has that name
     ("In Jarnail Singh v. Secretary, as it then stood, the Court erred.", UNVERIFIABLE,
      "Jarnail Singh v. Secretary"),

@@ -91,6 +91,12 @@ READ_ON_WORDS = 12
 READ_ON_CHARS = 24 * READ_ON_WORDS
 READ_ON_WORD = re.compile(r"\S+")
 READ_ON_EDGE = " \t,;:.\"'“”‘’([)]"
+# "(D)", "(Dead)", "(since deceased)", "By Lrs.", "through his legal heirs": written or not,
+# shortened or spelt out, the party is the same
+REPRESENTATION = re.compile(
+    r"\((?:d|dead|deceased|died|since\s+deceased)\)"
+    r"|\b(?:by|thr\.?|through)\s+(?:(?:his|her|their|the)\s+)?"
+    r"(?:l\.\s?rs?\b\.?|lrs?\b\.?|legal\s+(?:heirs?|representatives?)\b)", re.IGNORECASE)
 PARTY_TAIL_WORDS = frozenset({"and", "&", "ors", "anr", "others", "another", "etc", "lrs"})
 CORROBORATING = 2  # independent corpus judgments printing a citation with its names
 # A citation we do not hold that this many corpus judgments (of different cases) print with
@@ -644,7 +650,7 @@ class CaseVerifier:
         self.by_name: dict[str, set[str]] = defaultdict(set)
         for case in self.cases.values():
             for name in case.names:
-                key = case_name_key(name)
+                key = name_key(name)
                 self.by_name[key].add(case.case_id)
                 petitioner, _, respondent = key.partition(" v ")
                 self.petitioner_keys.add(petitioner)
@@ -879,7 +885,7 @@ class CaseVerifier:
 
     def _check_name(self, cite: CaseCitation) -> CitationVerdict:
         written = cite.case_name or cite.text
-        cases = [self.cases[i] for i in sorted(self.by_name.get(case_name_key(written), ()))]
+        cases = [self.cases[i] for i in sorted(self.by_name.get(name_key(written), ()))]
         if len(cases) == 1:
             return self._found(cite, cases[0])
         if cases:
@@ -898,21 +904,21 @@ class CaseVerifier:
         name, in the fewest words. `floor` and `ceiling`: the citations before and after it."""
         if not (cite.petitioner and cite.respondent):
             return None
-        befores = [(cite.start, "", party_key(cite.petitioner))]
+        befores = [(cite.start, "", _party(cite.petitioner))]
         floor = max(floor, text.rfind("\n", 0, cite.start) + 1,
                     cite.start - READ_ON_CHARS)
         for match in reversed(list(READ_ON_WORD.finditer(text, floor, cite.start))):
             lead = text[match.start():cite.start]
             if len(befores) > READ_ON_WORDS:
                 break
-            befores.append((match.start(), lead, party_key(lead + cite.petitioner)))
-        afters = [(cite.end, "", party_key(cite.respondent))]
+            befores.append((match.start(), lead, _party(lead + cite.petitioner)))
+        afters = [(cite.end, "", _party(cite.respondent))]
         for match in READ_ON_WORD.finditer(text, cite.end, min(ceiling,
                                                                cite.end + READ_ON_CHARS)):
             tail = text[cite.end:match.end()]
             if "\n" in tail or len(afters) > READ_ON_WORDS:
                 break
-            afters.append((match.end(), tail, party_key(cite.respondent + tail)))
+            afters.append((match.end(), tail, _party(cite.respondent + tail)))
         befores = [b for b in befores if b[2] in self.petitioner_keys]
         afters = [a for a in afters if a[2] in self.respondent_keys]
         best: tuple[tuple[int, int], CaseCitation, Case] | None = None
@@ -1237,11 +1243,22 @@ class CaseVerifier:
                                matched=case.matched() if case else None)
 
 
+def name_key(name: str) -> str:
+    """`case_name_key` without the words that say a party died and who stands in for them:
+    "Rattan Singh (D) By Lrs." is the registry's "RATTAN SINGH (DEAD) BY LRS."."""
+    return case_name_key(REPRESENTATION.sub(" ", name))
+
+
+def _party(party: str) -> str:
+    """One party's part of `name_key`."""
+    return party_key(REPRESENTATION.sub(" ", party))
+
+
 def _party_tail_end(text: str, end: int, ceiling: int) -> int:
     """Where a name read on ends with the words that close a party ("And Ors.", "And Anr.
     Etc."), which the name's key drops: the name shown keeps them."""
     for match in READ_ON_WORD.finditer(text, end, ceiling):
-        word = match.group().rstrip(",;:")
+        word = match.group().rstrip(READ_ON_EDGE.replace(".", ""))  # "Ors." keeps its stop
         core = word.strip(READ_ON_EDGE).lower()
         if "\n" in text[end:match.start()] or core not in PARTY_TAIL_WORDS:
             break
