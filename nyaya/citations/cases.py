@@ -1160,9 +1160,19 @@ def party_key(party: str) -> str:
     return _party_key(MESSRS.sub(" ", party))
 
 
+def key_words(text: str) -> list[str]:
+    """The words of a party's key before its closing "& Ors." goes."""
+    return _words(MESSRS.sub(" ", text))
+
+
 def _party_key(party: str) -> str:
-    words = re.sub(r"[^a-z0-9]+", " ", party.lower().replace("&", " and ")).split()
-    words = [CANON_WORDS.get(w, w) for w in words if w not in HONORIFICS]
+    words = _words(party)
     while words and words[-1] in TAIL:
         words.pop()
     return " ".join(words)
+
+
+def _words(text: str) -> list[str]:
+    """Honorifics, case and punctuation dropped, "Limited" as "ltd"."""
+    words = re.sub(r"[^a-z0-9]+", " ", text.lower().replace("&", " and ")).split()
+    return [CANON_WORDS.get(w, w) for w in words if w not in HONORIFICS]

@@ -51,9 +51,11 @@ import pyarrow.parquet as pq
 from nyaya.citations.cases import (
     CASE_NAME,
     SHORT_FORM,
+    TAIL,
     CaseCitation,
     case_name_key,
     extract_case_citations,
+    key_words,
     parse_case_citation,
     party_key,
 )
@@ -97,6 +99,9 @@ REPRESENTATION = re.compile(
     r"\((?:d|dead|deceased|died|since\s+deceased)\)"
     r"|\b(?:by|thr\.?|through)\s+(?:(?:his|her|their|the)\s+)?"
     r"(?:l\.\s?rs?\b\.?|lrs?\b\.?|legal\s+(?:heirs?|representatives?)\b)", re.IGNORECASE)
+STANDS_IN = TAIL | {"d", "dead", "deceased", "died", "since", "by", "thr", "through", "his",
+                    "her", "their", "l", "rs", "lrs", "legal", "heir", "heirs",
+                    "representative", "representatives"}
 PARTY_TAIL_WORDS = frozenset({"and", "&", "ors", "anr", "others", "another", "etc", "lrs"})
 CORROBORATING = 2  # independent corpus judgments printing a citation with its names
 # A citation we do not hold that this many corpus judgments (of different cases) print with
@@ -644,8 +649,11 @@ class CaseVerifier:
             case.keys.update(_record_keys(rec))
             case.record_ids.add(rec["record_id"])
         self.common = common_name_words(c.names[0] for c in self.cases.values() if c.names)
-        self.petitioner_keys: set[str] = set()  # each side of the names held (`_read_on`)
+        # each side of the names held, and their word-ends and word-starts (`_read_on`)
+        self.petitioner_keys: set[str] = set()
         self.respondent_keys: set[str] = set()
+        self.petitioner_ends: set[str] = set()
+        self.respondent_starts: set[str] = set()
         self.by_key: dict[str, set[str]] = defaultdict(set)
         self.by_name: dict[str, set[str]] = defaultdict(set)
         for case in self.cases.values():
@@ -655,6 +663,11 @@ class CaseVerifier:
                 petitioner, _, respondent = key.partition(" v ")
                 self.petitioner_keys.add(petitioner)
                 self.respondent_keys.add(respondent)
+                words = petitioner.split()
+                self.petitioner_ends.update(" ".join(words[i:]) for i in range(len(words)))
+                words = respondent.split()
+                self.respondent_starts.update(" ".join(words[:i + 1])
+                                              for i in range(len(words)))
             for key in case.keys:
                 self.by_key[key].add(case.case_id)
                 year, _, number = key.partition(" INSC ")
@@ -904,21 +917,27 @@ class CaseVerifier:
         name, in the fewest words. `floor` and `ceiling`: the citations before and after it."""
         if not (cite.petitioner and cite.respondent):
             return None
+        # each side read on while what it reads is still the end (the start) of some held
+        # party's name, or the words that close or stand in for a party ("And Ors.", "By Lrs.")
         befores = [(cite.start, "", _party(cite.petitioner))]
         floor = max(floor, text.rfind("\n", 0, cite.start) + 1,
                     cite.start - READ_ON_CHARS)
         for match in reversed(list(READ_ON_WORD.finditer(text, floor, cite.start))):
             lead = text[match.start():cite.start]
-            if len(befores) > READ_ON_WORDS:
+            key = _party(lead + cite.petitioner)
+            if len(befores) > READ_ON_WORDS or (key not in self.petitioner_ends
+                                                and not _stands_in(match.group())):
                 break
-            befores.append((match.start(), lead, _party(lead + cite.petitioner)))
+            befores.append((match.start(), lead, key))
         afters = [(cite.end, "", _party(cite.respondent))]
         for match in READ_ON_WORD.finditer(text, cite.end, min(ceiling,
                                                                cite.end + READ_ON_CHARS)):
             tail = text[cite.end:match.end()]
-            if "\n" in tail or len(afters) > READ_ON_WORDS:
+            key = _party(cite.respondent + tail)
+            if "\n" in tail or len(afters) > READ_ON_WORDS or (
+                    key not in self.respondent_starts and not _stands_in(match.group())):
                 break
-            afters.append((match.end(), tail, _party(cite.respondent + tail)))
+            afters.append((match.end(), tail, key))
         befores = [b for b in befores if b[2] in self.petitioner_keys]
         afters = [a for a in afters if a[2] in self.respondent_keys]
         best: tuple[tuple[int, int], CaseCitation, Case] | None = None
@@ -1249,9 +1268,17 @@ def name_key(name: str) -> str:
     return case_name_key(REPRESENTATION.sub(" ", name))
 
 
+@lru_cache(maxsize=8192)
 def _party(party: str) -> str:
-    """One party's part of `name_key`."""
+    """One party's part of `name_key` (cached as `case_name_key` is: text repeats names)."""
     return party_key(REPRESENTATION.sub(" ", party))
+
+
+@lru_cache(maxsize=8192)
+def _stands_in(word: str) -> bool:
+    """Whether a written word only closes a party or stands in for one that died ("Ors.",
+    "(D)", "By", "Lrs.", "The"), which a name's key drops."""
+    return all(w in STANDS_IN for w in key_words(word))
 
 
 def _party_tail_end(text: str, end: int, ceiling: int) -> int:
