@@ -135,7 +135,7 @@ def query_type_accuracy(settings: NyayaSettings) -> dg.Output:
 def relevance_model(context: dg.AssetExecutionContext,
                     settings: NyayaSettings) -> dg.MaterializeResult:
     """The relevance judge's two models, for sections and for precedents, trained on the
-    training halves of the development sets and nyaya-statutes (evals/relevance.py), with their
+    training halves of the development sets and the question sets (evals/relevance.py), with their
     removal figures on the held-out halves."""
     resolved = settings.resolved()
     started = time.monotonic()
@@ -166,7 +166,7 @@ def relevance_model(context: dg.AssetExecutionContext,
 def section_ranker(context: dg.AssetExecutionContext,
                    settings: NyayaSettings) -> dg.MaterializeResult:
     """The section ranker a reranking config uses (lookup-cases-ltr), trained on the fused
-    candidates of the training halves of nyaya-statutes and cited-statutes
+    candidates of the training halves of the question sets and cited-statutes
     (evals/ranking.py)."""
     resolved = settings.resolved()
     store = open_store(resolved.qdrant_path, resolved.qdrant_url, resolved.qdrant_api_key,
@@ -188,8 +188,8 @@ def section_ranker(context: dg.AssetExecutionContext,
 def section_encoder(context: dg.AssetExecutionContext,
                     settings: NyayaSettings) -> dg.MaterializeResult:
     """The dense encoder the `dense-trained` configs search with: the distilled static model
-    trained on the training halves of cited-statutes and nyaya-statutes (evals/dense_training.py),
-    kept with every section's vector."""
+    trained on the training halves of cited-statutes and the question sets
+    (evals/dense_training.py), kept with every section's vector."""
     resolved = settings.resolved()
     encoder = train_encoder(resolved, log=context.log.info)
     path = encoder_path(resolved)

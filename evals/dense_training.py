@@ -2,10 +2,10 @@
 static model distilled from the packaged MiniLM (`minilm-static`), trained with model2vec's pair
 trainer (InfoNCE, in-batch negatives) on the training halves only: each training-half judgment's
 passage with its statute citations masked, paired with every in-force section it cites
-(cited-statutes' training half, by judgment), nyaya-statutes' training questions (by qid) with
-their judged sections, and CONTEXT_PAIRS of the citing passages of training-half judgments with
-the sections they cite. No held-out query or judgment is among them, and the configs that
-search with it are scored on held-out queries only.
+(cited-statutes' training half, by judgment), the question sets' training questions
+(`evals.relevance.QUESTION_SETS`, by qid) with their judged sections, and CONTEXT_PAIRS of the
+citing passages of training-half judgments with the sections they cite. No held-out query or
+judgment is among them, and the configs that search with it are scored on held-out queries only.
 
 `NYAYA_DATA=data .venv/bin/python -m evals.dense_training` trains on a built data folder and
 prints how (what the section_encoder asset does, without writing the encoder). With

@@ -2,7 +2,7 @@
 candidates of the config that reranks, for training queries only, labeled by their judgments.
 
 The training queries are the relevance model's (`evals.relevance.training_queries`):
-nyaya-statutes' training half (by qid) and RANKER_PASSAGES passages of cited-statutes'
+the question sets' training halves (by qid) and RANKER_PASSAGES passages of cited-statutes'
 training half (by judgment, their own judgment never voting): no held-out query or judgment is
 among them. A candidate is a positive when judged (any grade).
 

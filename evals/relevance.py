@@ -51,6 +51,10 @@ from nyaya.verify.trained import PASSAGE, QUESTION, Cuts, RelevanceModel
 TRAINING_PASSAGES = 800
 #: held-out passages of cited-statutes the figures are read on
 HELDOUT_PASSAGES = 200
+#: question sets whose training halves the models learn from: nyaya-statutes', and the two
+#: sets of plain questions written apart from it, in a citizen's words (2026-12-06); the
+#: figures are read on nyaya-statutes' held-out half
+QUESTION_SETS = (*LABELED_SETS, "situations", "plain-questions")
 #: whole judgments of cited-precedents the precedent model learns from, and is read on
 PRECEDENT_TRAINING, PRECEDENT_HELDOUT = 300, 100
 #: precedent passages of each form (a chunk, a question-sized window) it learns from, read on
@@ -299,18 +303,20 @@ def removal_figures(model: RelevanceModel, pairs: pd.DataFrame,
 
 def training_queries(settings: Settings, passages: int | None = TRAINING_PASSAGES
                      ) -> tuple[list[JudgedQuery], list[JudgedQuery]]:
-    """(training, held-out) queries: the training half of nyaya-statutes with `passages` of
+    """(training, held-out) queries: the training halves of QUESTION_SETS with `passages` of
     cited-statutes' training half (None: all of it), and the held-out half of nyaya-statutes with
     HELDOUT_PASSAGES of cited-statutes'. Split by qid and by judgment (evals.splits)."""
-    labeled = load_queryset(LABELED_SETS[0])
     texts = dev_queries(settings.warehouse, settings.corpus_root)[STATUTES_SET]
     halves = []
-    for split, count in ((TRAIN, passages), (HELDOUT, HELDOUT_PASSAGES)):
-        questions = QuerySet(labeled.name, labeled.queries, {
-            qid: docs for qid, docs in labeled.qrels.items() if split_of(qid) == split})
-        halves.append(judged_queries(questions)
-                      + judged_queries(dev_set(STATUTES_SET, texts, split, count),
-                                       CITED_GRADE))
+    for split, count, names in ((TRAIN, passages, QUESTION_SETS),
+                                (HELDOUT, HELDOUT_PASSAGES, LABELED_SETS[:1])):
+        questions = []
+        for name in names:
+            labeled = load_queryset(name)
+            questions += judged_queries(QuerySet(labeled.name, labeled.queries, {
+                qid: docs for qid, docs in labeled.qrels.items() if split_of(qid) == split}))
+        halves.append(questions + judged_queries(dev_set(STATUTES_SET, texts, split, count),
+                                                 CITED_GRADE))
     return halves[0], halves[1]
 
 

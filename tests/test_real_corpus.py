@@ -112,33 +112,44 @@ def test_tuned_fusion_is_scored_on_held_out_queries_only(main_run):
     assert set(rows["config"]) == set(metrics.query("queryset == 'nyaya-statutes'")["config"])
 
 
+def _question_halves() -> dict[str, tuple[int, int]]:
+    """Each question set the trained models learn from: (training, held-out) judged queries."""
+    from evals.relevance import QUESTION_SETS
+    from evals.splits import HELDOUT, in_split
+
+    halves = {}
+    for name in QUESTION_SETS:
+        judged = load_queryset(name).qrels
+        heldout = len(in_split(judged, HELDOUT))
+        halves[name] = (len(judged) - heldout, heldout)
+    return halves
+
+
 def test_the_section_ranker_learns_from_training_halves_and_is_scored_on_held_out(main_run):
-    """The section_ranker asset trained on nyaya-statutes' training half and 200 training
+    """The section_ranker asset trained on the question sets' training halves and 200 training
     passages; its config is scored on held-out queries only, and reorders its candidates
     better than their fused order on the held-out passages."""
-    from evals.splits import HELDOUT, in_split
     from nyaya.verify.ranker import RANK_FEATURES
     from nyaya.verify.trained import RankingModel
 
     data_dir, _ = main_run
     model = RankingModel.load(data_dir / "trained" / "ranker-statutes.pkl", RANK_FEATURES)
-    judged = load_queryset("nyaya-statutes").qrels
+    halves = _question_halves()
     assert model.figures["training_queries"] == {
-        "nyaya-statutes": len(judged) - len(in_split(judged, HELDOUT)), "cited-statutes": 200}
+        **{name: train for name, (train, _) in halves.items()}, "cited-statutes": 200}
     metrics = pd.read_parquet(data_dir / "reports" / "latest" / "metrics.parquet")
     overall = metrics.query("group == 'all'").set_index(["config", "queryset"])
-    assert overall.at[("lookup-cases-ltr", "nyaya-statutes"), "queries"] == len(
-        in_split(judged, HELDOUT))
+    for name, (_, heldout) in halves.items():
+        assert overall.at[("lookup-cases-ltr", name), "queries"] == heldout
     assert (overall.at[("lookup-cases-ltr", "cited-statutes"), "map"]
             > overall.at[("lookup-cases-rrf", "cited-statutes"), "map"])
 
 
 def test_the_section_encoder_learns_from_training_halves_and_is_scored_on_held_out(main_run):
-    """The section_encoder asset trained on nyaya-statutes' training half and every training
-    passage of cited-statutes, and encoded every section; its config is scored on held-out
-    queries only, and on the held-out passages it ranks what they cite above the distilled
-    model it started from (the tests' sections embedder, `dense-qdrant` here)."""
-    from evals.splits import HELDOUT, in_split
+    """The section_encoder asset trained on the question sets' training halves and every
+    training passage of cited-statutes, and encoded every section; its config is scored on
+    held-out queries only, and on the held-out passages it ranks what they cite above the
+    distilled model it started from (the tests' sections embedder, `dense-qdrant` here)."""
     from nyaya.retrieval.section_encoder import SectionEncoder
 
     assert TEST_EMBEDDER == "minilm-static"
@@ -146,14 +157,15 @@ def test_the_section_encoder_learns_from_training_halves_and_is_scored_on_held_o
     documents = table(data_dir, "legal_sections_documents")
     encoder = SectionEncoder.load(data_dir / "trained" / "section-encoder",
                                   documents["doc_id"].tolist())
-    judged = load_queryset("nyaya-statutes").qrels
+    halves = _question_halves()
     counts = encoder.figures["training_queries"]
-    assert counts["nyaya-statutes"] == len(judged) - len(in_split(judged, HELDOUT))
+    assert {name: counts[name] for name in halves} == {
+        name: train for name, (train, _) in halves.items()}
     assert counts["cited-statutes"] > 1000 and encoder.figures["training_pairs"] > 2000
     metrics = pd.read_parquet(data_dir / "reports" / "latest" / "metrics.parquet")
     overall = metrics.query("group == 'all'").set_index(["config", "queryset"])
-    assert overall.at[("dense-trained", "nyaya-statutes"), "queries"] == len(
-        in_split(judged, HELDOUT))
+    for name, (_, heldout) in halves.items():
+        assert overall.at[("dense-trained", name), "queries"] == heldout
     assert (overall.at[("dense-trained", "cited-statutes"), "map"]
             > 2 * overall.at[("dense-qdrant", "cited-statutes"), "map"])
 

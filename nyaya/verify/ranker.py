@@ -1,5 +1,5 @@
 """Learning to rank statute sections (issue 19): a retrieval's candidates reordered by a model
-trained on the corpus's own citations and the training half of nyaya-statutes.
+trained on the corpus's own citations and the training halves of the question sets.
 
 The model sees what the relevance judge sees of each (question, section) pair (`PairFeatures`:
 BM25 against every section, domain agreement, named, the votes of similar judgments) and what

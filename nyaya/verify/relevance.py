@@ -27,27 +27,26 @@ RELEVANT, TANGENTIAL or NOT_APPLICABLE, from one of two sources:
 
 Training (`evals/relevance.py`, the `relevance_model` asset): distant supervision from the
 corpus (passages of `cited-statutes`' training half, judged on the sections they cite) and the
-training half of nyaya-statutes; negatives are what a retrieval or a near miss would cite, when
-unjudged (the top BM25 sections, the top voted ones, the neighbours of judged ones). The
-removal cut of each kind is the highest whose removals are at least MIN_REMOVAL_PRECISION
-unjudged, on out-of-fold probabilities of the training pairs (the gate removes a NOT_APPLICABLE
-citation, and removing a relevant one misstates the law); a question's relevant cut is the
-lowest above which at least RELEVANT_PRECISION of the pairs are judged RELEVANT (asserting that
-a section answers the question is a claim too), a passage's the best macro F1. Two rules
-stand beside the model (`ruled_out`): a question whose legal areas are all unrelated to the
-section's, and which does not name it, removes it (`contradicted`): the trees, trained mostly
-on passages, weigh that little, and it was never wrong on nyaya-statutes; and a question that
-looks named provisions up removes a section of any other Act (`PairFeatures.outside_named`).
-And two keep what a question's
-model verdict would remove (`PairFeatures.kept_because`): a section that the law's words of a
-concept the question asks about in plain words (`nyaya.retrieval.legal_terms`, the search
-default's expansion) rank among their top LAW_WORDS_DEPTH, since the model's lexical features
-read the question's own words only ("landlord ... security deposit" against "Rights and
-liabilities of lessor and lessee"); and a section the judgments most like the question cite:
-the question cut hangs on a few judged pairs and moved with the training data, under relevant
-sections such votes backed.
-Figures on the held-out halves, and what was tried: docs/verification.md.
-"""
+training halves of the question sets (nyaya-statutes, situations, plain-questions); negatives
+are what a retrieval or a near miss would cite, when unjudged (the top BM25 sections, the top
+voted ones, the neighbours of judged ones). The removal cut of each kind is the highest whose
+removals are at least MIN_REMOVAL_PRECISION unjudged, on out-of-fold probabilities of the
+training pairs (the gate removes a NOT_APPLICABLE citation, and removing a relevant one
+misstates the law); a question's relevant cut is the lowest above which at least
+RELEVANT_PRECISION of the pairs are judged RELEVANT (asserting that a section answers the
+question is a claim too), a passage's the best macro F1. Two rules stand beside the model
+(`ruled_out`): a question whose legal areas are all unrelated to the section's, and which does
+not name it, removes it (`contradicted`): the trees, trained mostly on passages, weigh that
+little, and it was never wrong on nyaya-statutes; and a question that looks named provisions up
+removes a section of any other Act (`PairFeatures.outside_named`). And two keep what a
+question's model verdict would remove (`PairFeatures.kept_because`): a section that the law's
+words of a concept the question asks about in plain words (`nyaya.retrieval.legal_terms`, the
+search default's expansion) rank among their top LAW_WORDS_DEPTH, since the model's lexical
+features read the question's own words only ("landlord ... security deposit" against "Rights
+and liabilities of lessor and lessee"); and a section the judgments most like the question
+cite: the question cut hangs on a few judged pairs and moved with the training data, under
+relevant sections such votes backed. Figures on the held-out halves, and what was tried:
+docs/verification.md. """
 
 from __future__ import annotations
 
