@@ -95,6 +95,9 @@ or a registry record; only citations held for exactly one case are used as real 
   its own neutral citation and, as its parallel citation, the SCR citation of another case
   decided on another day that shares a word of its name, the citation the item targets).
   Right: NAME_MISMATCH.
+- name_alone: a registry title in full cited by its names alone, with no citation after it
+  to end the name: comma_in_name ("Jarnail Singh v. Secretary, Ministry Of Home Affairs And
+  Ors.") and no_comma, each the whole name of one case we hold. Right: FOUND or OVERRULED.
 real_case also holds registry_full_title (a registry title in full with its own citation)
 and text_printed (a name and citation as a corpus judgment prints them, held for one named
 case): the names written with real citations that the wrong pairings must not be taken for.
@@ -142,7 +145,7 @@ from nyaya.verify.statutes import SIBLING_JACCARD, SIBLING_SHARED, StatuteChecke
 
 STATUTE_CLASSES = ("real_statute", "nonexistent_section", "past_end", "false_friend", "stale",
                    "sibling_section", "not_in_force", "past_last_sub_section")
-CASE_CLASSES = ("real_case", "fabricated_case", "name_mismatch", "wrong_pairing")
+CASE_CLASSES = ("real_case", "fabricated_case", "name_mismatch", "wrong_pairing", "name_alone")
 CLASSES = STATUTE_CLASSES + CASE_CLASSES
 REAL_CLASSES = ("real_statute", "real_case")
 WRONG_CLASSES = ("nonexistent_section", "past_end", "false_friend", "sibling_section",
@@ -214,6 +217,11 @@ CASE_TEMPLATES = (
 )
 UNNAMED_TEMPLATES = (
     "As held in {cite}, the appeal must fail.",
+    "The Supreme Court settled this point in {cite}.",
+)
+NAME_ALONE_TEMPLATES = (  # a comma or a full stop right after the name, as prose has them
+    "As held in {cite}, the appeal must fail.",
+    "The rule in {cite} governs this appeal.",
     "The Supreme Court settled this point in {cite}.",
 )
 VERSUS = (" v. ", " vs. ", " versus ")
@@ -1114,6 +1122,24 @@ def _parallels(rng: random.Random, titles: list[_Pair], t: _Tables, n: int) -> l
     return out
 
 
+def _names_alone(t: _Tables, rng: random.Random, n: int) -> list[dict]:
+    """Registry titles in full cited by name alone (module doc), half of them with a comma
+    inside a party's name; only names whose key no other case we hold has."""
+    holders: dict[str, set[str]] = defaultdict(set)
+    for case, names in t.case_names.items():
+        for name in names:
+            holders[case_name_key(full_case_name(name))].add(case)
+    groups: dict[str, list] = defaultdict(list)
+    for pair in _registry_titles(t):
+        if holders[case_name_key(pair.name)] == {pair.case}:
+            sub = "comma_in_name" if "," in pair.name else "no_comma"
+            groups[sub].append((sub, pair))
+    return [_item("name_alone", sub, "case", rng.choice(NAME_ALONE_TEMPLATES), pair.name,
+                  expected="FOUND|OVERRULED", case_key=case_name_key(pair.name),
+                  source=pair.source)
+            for sub, pair in _spread(rng, groups, n)]
+
+
 # --- building, running, scoring -----------------------------------------------------------
 
 
@@ -1133,7 +1159,8 @@ def build_items(warehouse: Path, seed: int = 0, per_class: int = 70) -> pd.DataF
     # drawn last, in the order the classes were added, so that each new class left every
     # earlier item as it was
     items = (statutes + _sibling_sections(t, rng, per_class) + cases
-             + _not_in_force(t, rng, per_class) + _past_last_sub_section(t, rng, per_class))
+             + _not_in_force(t, rng, per_class) + _past_last_sub_section(t, rng, per_class)
+             + _names_alone(t, rng, per_class))
     frame = pd.DataFrame(items)
     frame.insert(0, "id", [f"{row['class']}-{i:04d}" for i, row in enumerate(items)])
     return frame

@@ -19,6 +19,7 @@ from evals.citation_benchmark import (
     short_case_name,
     sibling_pairs,
 )
+from nyaya.citations.cases import case_name_key
 from nyaya.settings import Settings
 from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.registry import known_gaps
@@ -346,12 +347,21 @@ def _wrong_pairing(row: dict) -> None:
     assert " v. " in row["text"][:row["cite_start"]]  # the names written in full
 
 
+def _name_alone(row: dict) -> None:
+    written = row["citation"]
+    assert row["expected"] == "FOUND|OVERRULED" and " v. " in written
+    assert not re.search(r"[0-9]", written)  # the names alone, no citation after them
+    assert row["case_key"] == case_name_key(written)
+    assert row["case_key"] in {case_name_key(r["title"]) for r in SC_REGISTRY}
+    assert row["subclass"] == ("comma_in_name" if "," in written else "no_comma")
+
+
 CHECKS = [("real_statute", _real_statute), ("nonexistent_section", _nonexistent),
           ("past_end", _past_end), ("false_friend", _false_friend), ("stale", _stale),
           ("sibling_section", _sibling_section), ("not_in_force", _not_in_force),
           ("past_last_sub_section", _past_last_sub_section), ("real_case", _real_case),
           ("fabricated_case", _fabricated), ("name_mismatch", _name_mismatch),
-          ("wrong_pairing", _wrong_pairing)]
+          ("wrong_pairing", _wrong_pairing), ("name_alone", _name_alone)]
 
 
 def test_every_class_is_made() -> None:
@@ -465,6 +475,8 @@ def test_run_benchmark_verifies_every_item(data_dir: Path) -> None:
     assert (verdicts["citations"] >= 1).all()
     past_end = verdicts[items["class"] == "past_end"]
     assert set(past_end["status"]) == {"NOT_FOUND"}
+    alone = verdicts[items["class"] == "name_alone"]
+    assert len(alone) and set(alone["status"]) == {"FOUND"}
     past_last = verdicts[items["class"] == "past_last_sub_section"]
     assert len(past_last) and set(past_last["status"]) == {"UNVERIFIABLE"}
     # a sibling cited by its number alone is named (a year in the citation, "BNS_2023 s.14"
