@@ -102,7 +102,7 @@ REPRESENTATION = re.compile(
 STANDS_IN = TAIL | {"d", "dead", "deceased", "died", "since", "by", "thr", "through", "his",
                     "her", "their", "l", "rs", "lrs", "legal", "heir", "heirs",
                     "representative", "representatives"}
-PARTY_TAIL_WORDS = frozenset({"and", "&", "ors", "anr", "others", "another", "etc", "lrs"})
+PARTY_CLOSERS = TAIL - {"or"}  # "And Ors.", "& Anr. Etc.", "and other": a name shown keeps them
 CORROBORATING = 2  # independent corpus judgments printing a citation with its names
 # A citation we do not hold that this many corpus judgments (of different cases) print with
 # another case's names, and none with the names written, is that case's (docs/verification.md
@@ -767,13 +767,13 @@ class CaseVerifier:
         parallel citations written after one name are checked against each other."""
         cites = [c for c in extract_case_citations(text) if c.kind != "masked"]
         by_span = {(c.start, c.end): self.check(c) for c in cites if c.antecedent is None}
-        bounds = [0, *(c.start for c in cites), len(text)]
         for index, cite in enumerate(cites):
             if (cite.kind == CASE_NAME and cite.antecedent is None
                     and by_span[(cite.start, cite.end)].verdict.status in (UNVERIFIABLE,
                                                                           AMBIGUOUS)):
                 floor = cites[index - 1].end if index else 0
-                read_on = self._read_on(text, cite, floor, bounds[index + 2])
+                ceiling = cites[index + 1].start if index + 1 < len(cites) else len(text)
+                read_on = self._read_on(text, cite, floor, ceiling)
                 if read_on is not None:
                     by_span[(cite.start, cite.end)] = CaseCheck(self._found(*read_on), None)
         self._check_parallel(cites, by_span)
@@ -917,29 +917,8 @@ class CaseVerifier:
         name, in the fewest words. `floor` and `ceiling`: the citations before and after it."""
         if not (cite.petitioner and cite.respondent):
             return None
-        # each side read on while what it reads is still the end (the start) of some held
-        # party's name, or the words that close or stand in for a party ("And Ors.", "By Lrs.")
-        befores = [(cite.start, "", _party(cite.petitioner))]
-        floor = max(floor, text.rfind("\n", 0, cite.start) + 1,
-                    cite.start - READ_ON_CHARS)
-        for match in reversed(list(READ_ON_WORD.finditer(text, floor, cite.start))):
-            lead = text[match.start():cite.start]
-            key = _party(lead + cite.petitioner)
-            if len(befores) > READ_ON_WORDS or (key not in self.petitioner_ends
-                                                and not _stands_in(match.group())):
-                break
-            befores.append((match.start(), lead, key))
-        afters = [(cite.end, "", _party(cite.respondent))]
-        for match in READ_ON_WORD.finditer(text, cite.end, min(ceiling,
-                                                               cite.end + READ_ON_CHARS)):
-            tail = text[cite.end:match.end()]
-            key = _party(cite.respondent + tail)
-            if "\n" in tail or len(afters) > READ_ON_WORDS or (
-                    key not in self.respondent_starts and not _stands_in(match.group())):
-                break
-            afters.append((match.end(), tail, key))
-        befores = [b for b in befores if b[2] in self.petitioner_keys]
-        afters = [a for a in afters if a[2] in self.respondent_keys]
+        befores = [b for b in self._leads(text, cite, floor) if b[2] in self.petitioner_keys]
+        afters = [a for a in self._tails(text, cite, ceiling) if a[2] in self.respondent_keys]
         best: tuple[tuple[int, int], CaseCitation, Case] | None = None
         for start, lead, petitioner_key in befores:
             for end, tail, respondent_key in afters:
@@ -965,6 +944,37 @@ class CaseVerifier:
             wide = replace(wide, end=end, text=name, case_name=name,
                            respondent=wide.respondent + text[wide.end:end])
         return wide, best[2]
+
+    def _leads(self, text: str, cite: CaseCitation, floor: int) -> list[tuple[int, str, str]]:
+        """(start, words before the petitioner, the petitioner's key with them) for each
+        reading back, from none, while what it reads is still the end of some held
+        petitioner's name or only closes or stands in for a party ("And Ors.", "By Lrs.")."""
+        leads = [(cite.start, "", _party(cite.petitioner))]
+        floor = max(floor, text.rfind("\n", 0, cite.start) + 1, cite.start - READ_ON_CHARS)
+        for match in reversed(list(READ_ON_WORD.finditer(text, floor, cite.start))):
+            lead = text[match.start():cite.start]
+            key = _party(lead + cite.petitioner)
+            if len(leads) > READ_ON_WORDS or (key not in self.petitioner_ends
+                                              and not _stands_in(match.group())):
+                break
+            leads.append((match.start(), lead, key))
+        return leads
+
+    def _tails(self, text: str, cite: CaseCitation, ceiling: int
+               ) -> list[tuple[int, str, str]]:
+        """(end, words after the respondent, the respondent's key with them) for each reading
+        on, from none, within the line, while what it reads is still the start of some held
+        respondent's name or only closes or stands in for a party."""
+        tails = [(cite.end, "", _party(cite.respondent))]
+        ceiling = min(ceiling, cite.end + READ_ON_CHARS)
+        for match in READ_ON_WORD.finditer(text, cite.end, ceiling):
+            tail = text[cite.end:match.end()]
+            key = _party(cite.respondent + tail)
+            if "\n" in tail or len(tails) > READ_ON_WORDS or (
+                    key not in self.respondent_starts and not _stands_in(match.group())):
+                break
+            tails.append((match.end(), tail, key))
+        return tails
 
     def _not_found(self, cite: CaseCitation) -> CaseCheck:
         if cite.key is None:
@@ -1287,7 +1297,7 @@ def _party_tail_end(text: str, end: int, ceiling: int) -> int:
     for match in READ_ON_WORD.finditer(text, end, ceiling):
         word = match.group().rstrip(READ_ON_EDGE.replace(".", ""))  # "Ors." keeps its stop
         core = word.strip(READ_ON_EDGE).lower()
-        if "\n" in text[end:match.start()] or core not in PARTY_TAIL_WORDS:
+        if "\n" in text[end:match.start()] or core not in PARTY_CLOSERS:
             break
         if core not in ("and", "&"):
             end = match.start() + len(word)
