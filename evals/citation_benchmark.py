@@ -98,6 +98,10 @@ or a registry record; only citations held for exactly one case are used as real 
 - name_alone: a registry title in full cited by its names alone, with no citation after it
   to end the name: comma_in_name ("Jarnail Singh v. Secretary, Ministry Of Home Affairs And
   Ors.") and no_comma, each the whole name of one case we hold. Right: FOUND or OVERRULED.
+- name_alone_altered: such a title with a comma inside a name, the words after its last comma
+  those of another title's ("Jarnail Singh v. Secretary, Southern Railway"), where neither the
+  name nor any reading of it up to one of its commas or on into those words is the name of a
+  case we hold: nothing written is a held case's name. Right: UNVERIFIABLE.
 real_case also holds registry_full_title (a registry title in full with its own citation)
 and text_printed (a name and citation as a corpus judgment prints them, held for one named
 case): the names written with real citations that the wrong pairings must not be taken for.
@@ -145,7 +149,8 @@ from nyaya.verify.statutes import SIBLING_JACCARD, SIBLING_SHARED, StatuteChecke
 
 STATUTE_CLASSES = ("real_statute", "nonexistent_section", "past_end", "false_friend", "stale",
                    "sibling_section", "not_in_force", "past_last_sub_section")
-CASE_CLASSES = ("real_case", "fabricated_case", "name_mismatch", "wrong_pairing", "name_alone")
+CASE_CLASSES = ("real_case", "fabricated_case", "name_mismatch", "wrong_pairing", "name_alone",
+                "name_alone_altered")
 CLASSES = STATUTE_CLASSES + CASE_CLASSES
 REAL_CLASSES = ("real_statute", "real_case")
 WRONG_CLASSES = ("nonexistent_section", "past_end", "false_friend", "sibling_section",
@@ -1140,6 +1145,32 @@ def _names_alone(t: _Tables, rng: random.Random, n: int) -> list[dict]:
             for sub, pair in _spread(rng, groups, n)]
 
 
+def _names_altered(t: _Tables, rng: random.Random, n: int) -> list[dict]:
+    """Registry titles with a comma inside a party's name, cited by name alone with the words
+    after that comma taken from another title (module doc): no case we hold has the name."""
+    held = {case_name_key(full_case_name(name)) for names in t.case_names.values()
+            for name in names}
+    titles = [pair for pair in _registry_titles(t) if "," in pair.name]
+    out: list[dict] = []
+    for pair in rng.sample(titles, len(titles)):
+        if len(out) >= n:
+            break
+        head, _, _ = pair.name.rpartition(",")
+        other = rng.choice(titles)
+        tail = other.name.rpartition(",")[2]
+        name = f"{head},{tail}"
+        readings = [f"{head},{' '.join(tail.split()[:k])}" for k in range(len(tail.split()) + 1)]
+        readings += [name[:i] for i, char in enumerate(name) if char == ","]  # cut at a comma
+        if (" v. " not in head or " v. " in tail or other.case == pair.case
+                or any(case_name_key(reading) in held for reading in readings)):
+            continue  # the name, or some reading of it, is a case we hold
+        out.append(_item("name_alone_altered", "comma_in_name", "case",
+                         rng.choice(NAME_ALONE_TEMPLATES), name, expected="UNVERIFIABLE",
+                         case_key=case_name_key(name),
+                         source=f"{pair.source}, the end of {other.source}"))
+    return out
+
+
 # --- building, running, scoring -----------------------------------------------------------
 
 
@@ -1160,7 +1191,7 @@ def build_items(warehouse: Path, seed: int = 0, per_class: int = 70) -> pd.DataF
     # earlier item as it was
     items = (statutes + _sibling_sections(t, rng, per_class) + cases
              + _not_in_force(t, rng, per_class) + _past_last_sub_section(t, rng, per_class)
-             + _names_alone(t, rng, per_class))
+             + _names_alone(t, rng, per_class) + _names_altered(t, rng, per_class))
     frame = pd.DataFrame(items)
     frame.insert(0, "id", [f"{row['class']}-{i:04d}" for i, row in enumerate(items)])
     return frame

@@ -116,6 +116,14 @@ def _record(number: int) -> dict:
 
 
 SC_REGISTRY = [_record(n) for n in range(1, 61) if n != 30]  # 1995 INSC 30 is not held
+# two titles with a comma inside a party's name, of another year (names cited alone)
+SC_REGISTRY += [
+    {**_record(61), "title": title, "petitioner": title.split(" versus ")[0],
+     "respondent": title.split(" versus ")[1], "record_id": f"SC:1996 INSC {number}",
+     "decision_date": "1996-04-01", "year": 1996, "neutral_citation": f"1996 INSC {number}",
+     "scr_citation": None, "citation_keys": [f"1996 INSC {number}"]}
+    for number, title in ((7, "PRITHVIRAJ NAMBOODIRI versus SECRETARY, MINISTRY OF HOME AFFAIRS"),
+                          (8, "ZORAWAR THAKKAR versus GENERAL MANAGER, SOUTHERN RAILWAY"))]
 
 
 def _judgment(doc: str, name: str | None, keys: list[str]) -> dict:
@@ -356,12 +364,20 @@ def _name_alone(row: dict) -> None:
     assert row["subclass"] == ("comma_in_name" if "," in written else "no_comma")
 
 
+def _name_alone_altered(row: dict) -> None:
+    written = row["citation"]
+    assert row["expected"] == "UNVERIFIABLE" and " v. " in written and "," in written
+    assert row["case_key"] == case_name_key(written)
+    assert row["case_key"] not in {case_name_key(r["title"]) for r in SC_REGISTRY}
+
+
 CHECKS = [("real_statute", _real_statute), ("nonexistent_section", _nonexistent),
           ("past_end", _past_end), ("false_friend", _false_friend), ("stale", _stale),
           ("sibling_section", _sibling_section), ("not_in_force", _not_in_force),
           ("past_last_sub_section", _past_last_sub_section), ("real_case", _real_case),
           ("fabricated_case", _fabricated), ("name_mismatch", _name_mismatch),
-          ("wrong_pairing", _wrong_pairing), ("name_alone", _name_alone)]
+          ("wrong_pairing", _wrong_pairing), ("name_alone", _name_alone),
+          ("name_alone_altered", _name_alone_altered)]
 
 
 def test_every_class_is_made() -> None:
@@ -477,6 +493,9 @@ def test_run_benchmark_verifies_every_item(data_dir: Path) -> None:
     assert set(past_end["status"]) == {"NOT_FOUND"}
     alone = verdicts[items["class"] == "name_alone"]
     assert len(alone) and set(alone["status"]) == {"FOUND"}
+    assert "comma_in_name" in set(items.loc[items["class"] == "name_alone", "subclass"])
+    altered = verdicts[items["class"] == "name_alone_altered"]
+    assert len(altered) and set(altered["status"]) == {"UNVERIFIABLE"}
     past_last = verdicts[items["class"] == "past_last_sub_section"]
     assert len(past_last) and set(past_last["status"]) == {"UNVERIFIABLE"}
     # a sibling cited by its number alone is named (a year in the citation, "BNS_2023 s.14"
