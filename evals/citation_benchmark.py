@@ -127,7 +127,7 @@ import random
 import re
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
@@ -1127,13 +1127,19 @@ def _parallels(rng: random.Random, titles: list[_Pair], t: _Tables, n: int) -> l
     return out
 
 
-def _names_alone(t: _Tables, rng: random.Random, n: int) -> list[dict]:
-    """Registry titles in full cited by name alone (module doc), half of them with a comma
-    inside a party's name; only names whose key no other case we hold has."""
+def _name_holders(t: _Tables) -> dict[str, set[str]]:
+    """The cases that hold each name key, every name of every case written in full."""
     holders: dict[str, set[str]] = defaultdict(set)
     for case, names in t.case_names.items():
         for name in names:
             holders[case_name_key(full_case_name(name))].add(case)
+    return holders
+
+
+def _names_alone(t: _Tables, rng: random.Random, n: int,
+                 holders: dict[str, set[str]]) -> list[dict]:
+    """Registry titles in full cited by name alone (module doc), half of them with a comma
+    inside a party's name; only names whose key no other case we hold has."""
     groups: dict[str, list] = defaultdict(list)
     for pair in _registry_titles(t):
         if holders[case_name_key(pair.name)] == {pair.case}:
@@ -1145,11 +1151,10 @@ def _names_alone(t: _Tables, rng: random.Random, n: int) -> list[dict]:
             for sub, pair in _spread(rng, groups, n)]
 
 
-def _names_altered(t: _Tables, rng: random.Random, n: int) -> list[dict]:
+def _names_altered(t: _Tables, rng: random.Random, n: int,
+                   held: Container[str]) -> list[dict]:
     """Registry titles with a comma inside a party's name, cited by name alone with the words
     after that comma taken from another title (module doc): no case we hold has the name."""
-    held = {case_name_key(full_case_name(name)) for names in t.case_names.values()
-            for name in names}
     titles = [pair for pair in _registry_titles(t) if "," in pair.name]
     out: list[dict] = []
     for pair in rng.sample(titles, len(titles)):
@@ -1187,11 +1192,13 @@ def build_items(warehouse: Path, seed: int = 0, per_class: int = 70) -> pd.DataF
              + _fabricated_cases(t, rng, per_class, registry)
              + _name_mismatches(t, rng, per_class, registry)
              + _wrong_pairings(t, rng, per_class))
+    holders = _name_holders(t)
     # drawn last, in the order the classes were added, so that each new class left every
     # earlier item as it was
     items = (statutes + _sibling_sections(t, rng, per_class) + cases
              + _not_in_force(t, rng, per_class) + _past_last_sub_section(t, rng, per_class)
-             + _names_alone(t, rng, per_class) + _names_altered(t, rng, per_class))
+             + _names_alone(t, rng, per_class, holders)
+             + _names_altered(t, rng, per_class, holders))
     frame = pd.DataFrame(items)
     frame.insert(0, "id", [f"{row['class']}-{i:04d}" for i, row in enumerate(items)])
     return frame

@@ -93,6 +93,7 @@ READ_ON_WORDS = 12
 READ_ON_CHARS = 24 * READ_ON_WORDS
 READ_ON_WORD = re.compile(r"\S+")
 READ_ON_EDGE = " \t,;:.\"'“”‘’([)]"
+WORD_EDGE = READ_ON_EDGE.replace(".", "")  # what ends a word that closes a party
 # "(D)", "(Dead)", "(since deceased)", "By Lrs.", "through his legal heirs": written or not,
 # shortened or spelt out, the party is the same
 REPRESENTATION = re.compile(
@@ -1295,7 +1296,7 @@ def _party_tail_end(text: str, end: int, ceiling: int) -> int:
     """Where a name read on ends with the words that close a party ("And Ors.", "And Anr.
     Etc."), which the name's key drops: the name shown keeps them."""
     for match in READ_ON_WORD.finditer(text, end, ceiling):
-        word = match.group().rstrip(READ_ON_EDGE.replace(".", ""))  # "Ors." keeps its stop
+        word = match.group().rstrip(WORD_EDGE)  # "Ors." keeps its stop
         core = word.strip(READ_ON_EDGE).lower()
         if "\n" in text[end:match.start()] or core not in PARTY_CLOSERS:
             break
