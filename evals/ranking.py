@@ -4,7 +4,7 @@ candidates of the config that reranks, for training queries only, labeled by the
 The training queries are the relevance model's (`evals.relevance.training_queries`):
 the question sets' training halves (by qid) and RANKER_PASSAGES passages of cited-statutes'
 training half (by judgment, their own judgment never voting): no held-out query or judgment is
-among them. A candidate is a positive when judged (any grade).
+among them. A candidate is labeled by its judged grade, 0 when unjudged.
 
 Run `NYAYA_DATA=data .venv/bin/python -m evals.ranking` to train on a built data folder and
 print the figures (what the section_ranker asset does, without writing the model). With
@@ -20,17 +20,12 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 
 import pandas as pd
+from lightgbm import LGBMRanker
 
 from evals.configs import load_config
 from evals.metrics import evaluate_groups
 from evals.querysets import load_queryset
-from evals.relevance import (
-    JudgedQuery,
-    as_queryset,
-    fit_classifier,
-    set_weights,
-    training_queries,
-)
+from evals.relevance import JudgedQuery, as_queryset, training_queries
 from evals.runner import load_statute_resources, run_queryset
 from evals.splits import CROSS_FIT_FOLDS
 from nyaya.index.store import VectorStore
@@ -71,16 +66,27 @@ def ranking_pairs(search: StatuteSearch, judge: RelevanceJudge,
         columns=[*RANK_FEATURES, "queryset", "qid", "doc_id", "rank", "grade"])
 
 
+def new_ranker() -> LGBMRanker:
+    """LambdaMART over the judged grades, each query one list: a cross-fit inside the
+    training halves put it above the pointwise classifier of version 2 on every question set
+    (docs/retrieval-methods.md). One thread and a fixed seed, so two builds train one model."""
+    return LGBMRanker(objective="lambdarank", n_estimators=200, learning_rate=0.05,
+                      num_leaves=15, min_child_samples=20, random_state=0, n_jobs=1,
+                      deterministic=True, force_row_wise=True, verbose=-1)
+
+
 def fit_ranker(pairs: pd.DataFrame) -> RankingModel:
-    """Train on `pairs` (ranking_pairs of training queries only), each set weighing the same
-    in all; ValueError when no candidate is judged."""
+    """Train on `pairs` (ranking_pairs of training queries only), each query a list ordered
+    by its judged grades; ValueError when no candidate is judged."""
     if pairs.empty or not (pairs["grade"] >= 1).any():
         raise ValueError("no judged candidate to train the section ranker on: the training "
                          "queries' judged sections are not among their candidates")
-    classifier = fit_classifier(pairs[list(RANK_FEATURES)], (pairs["grade"] >= 1).astype(int),
-                                set_weights(pairs))
+    pairs = pairs.sort_values(["queryset", "qid", "rank"], kind="stable")
+    lists = pairs.groupby(["queryset", "qid"], sort=False).size().to_numpy()
+    ranker = new_ranker().fit(pairs[list(RANK_FEATURES)], pairs["grade"].clip(lower=0),
+                              group=lists)
     judged = pairs[pairs["grade"] >= 1]
-    return RankingModel(classifier, RANK_FEATURES, {
+    return RankingModel(ranker, RANK_FEATURES, {
         "candidates_of": RERANKING_CONFIG,
         "training_pairs": pairs.groupby("queryset").size().to_dict(),
         "training_queries": pairs.groupby("queryset")["qid"].nunique().to_dict(),

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.linear_model import LogisticRegression
+from sklearn.linear_model import LinearRegression, LogisticRegression
 
 from evals.labeled import labeled_judge
 from evals.querysets import QuerySet
@@ -445,15 +445,23 @@ def test_the_model_file_round_trips_and_refuses_other_features(tmp_path):
 
 
 def test_the_ranking_model_file_round_trips_and_is_no_relevance_model(tmp_path):
-    """The section ranker's file: scores as saved; a relevance model's file (the same
-    features) is refused, and the other way round, each naming the asset to rebuild."""
+    """The section ranker's file: scores as saved (a linear ranker: the lexical match plus
+    3 x named); a relevance model's file (the same features) is refused, and the other way
+    round, each naming the asset to rebuild."""
     path, other = tmp_path / "ranker.pkl", tmp_path / "relevance.pkl"
-    classifier = hand_model().classifier
-    RankingModel(classifier, PairFeatures.NAMES, {"seconds": 1.0}).save(path)
+    ranker = LinearRegression()
+    ranker.coef_ = np.array([{"lexical": 1.0, "named": 3.0}.get(name, 0.0)
+                             for name in PairFeatures.NAMES])
+    ranker.intercept_ = 0.0
+    ranker.n_features_in_ = len(PairFeatures.NAMES)
+    ranker.feature_names_in_ = np.array(PairFeatures.NAMES, dtype=object)
+    RankingModel(ranker, PairFeatures.NAMES, {"seconds": 1.0}).save(path)
     hand_model().save(other)
     loaded = RankingModel.load(path, PairFeatures.NAMES)
-    row = pd.DataFrame([[0.5] * len(PairFeatures.NAMES)], columns=PairFeatures.NAMES)
-    assert loaded.scores(row) == pytest.approx(hand_model().probabilities(row))
+    rows = pd.DataFrame([[0.5] * len(PairFeatures.NAMES)] * 2, columns=PairFeatures.NAMES)
+    rows.loc[1, "named"] = 1.0
+    assert loaded.scores(rows).tolist() == pytest.approx([2.0, 3.5])
+    assert loaded.scores(rows.iloc[:0]).size == 0
     assert loaded.figures == {"seconds": 1.0}
     with pytest.raises(FileNotFoundError, match=r"no ranking model at .*section_ranker asset"):
         RankingModel.load(tmp_path / "none.pkl", PairFeatures.NAMES)
@@ -461,6 +469,9 @@ def test_the_ranking_model_file_round_trips_and_is_no_relevance_model(tmp_path):
         RankingModel.load(other, PairFeatures.NAMES)
     with pytest.raises(ValueError, match="rebuild the relevance_model asset"):
         RelevanceModel.load(path, PairFeatures.NAMES)
+    path.write_bytes(pickle.dumps({"format": 1, "model": loaded}))
+    with pytest.raises(ValueError, match="another version"):
+        RankingModel.load(path, PairFeatures.NAMES)
 
 
 def test_related_domains_are_a_symmetric_relation_between_known_domains():

@@ -21,7 +21,9 @@ from nyaya.verify.model import NOT_APPLICABLE, RELEVANT, TANGENTIAL
 
 SOURCE_MODEL = "model"
 QUESTION, PASSAGE = "question", "passage"
-MODEL_FORMAT = 1
+#: 2 since the section ranker became a LightGBM lambdarank model (2026-12-06): a file of
+#: format 1 holds a classifier whose scores mean something else
+MODEL_FORMAT = 2
 #: Up to this many rows are predicted on one thread: the trees' OpenMP start-up for a few
 #: rows costs more than the work, and far more when another process holds the cores.
 ONE_THREAD_ROWS = 256
@@ -101,16 +103,20 @@ class RelevanceModel:
 
 @dataclass(frozen=True)
 class RankingModel:
-    """A fitted classifier whose P(relevant) orders a retrieval's candidates
-    (`nyaya.verify.ranker`); `figures` records how it was trained."""
+    """A fitted ranker (anything with `predict` over the `features` columns) whose score
+    orders a retrieval's candidates (`nyaya.verify.ranker`); `figures` records how it was
+    trained."""
 
-    classifier: Any
+    ranker: Any
     features: tuple[str, ...]
     figures: dict = field(default_factory=dict)
 
     def scores(self, matrix: pd.DataFrame) -> np.ndarray:
-        """Each row's score (the `features` columns): higher ranks first."""
-        return _predicted(self.classifier, matrix, self.features)
+        """Each row's score (the `features` columns): higher ranks first. Only an order, not
+        a probability."""
+        if not len(matrix):
+            return np.zeros(0)
+        return np.asarray(self.ranker.predict(matrix[list(self.features)]), dtype=float)
 
     def save(self, path: Path) -> None:
         _save(self, path)
@@ -148,8 +154,8 @@ def _load(cls: type, path: Path, features: tuple[str, ...], asset: str) -> Any:
         stored = pickle.load(handle)  # our own asset's output, in our data folder
     model = stored.get("model") if stored.get("format") == MODEL_FORMAT else None
     if not isinstance(model, cls) or model.features != features:
-        raise ValueError(f"{path} was trained for other features: rebuild the {asset} asset "
-                         "(`make run`)")
+        raise ValueError(f"{path} was written by another version or trained for other "
+                         f"features: rebuild the {asset} asset (`make run`)")
     return model
 
 
