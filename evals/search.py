@@ -34,10 +34,11 @@ from nyaya.tables import read_table
 from nyaya.verify.gate import judge_cases, verify_text
 from nyaya.verify.model import FOUND, CitationVerdict
 
-#: What a side answers with when no config is named: the best untuned config of its
-#: development sets (docs/results.md, docs/retrieval-methods.md says why where it is not the
-#: top row).
-DEFAULT_CONFIGS = {"statutes": "lookup-cases-rrf", "precedents": "precedents-masked-contexts",
+#: What a side answers with when no config is named: its best config on the held-out halves
+#: of its development sets (docs/results.md; docs/retrieval-methods.md says why where it is not
+#: the top row). For statutes a trained one, the section ranker: above every untrained config
+#: on each held-out half and in the cross-fit inside the training halves (2026-12-06).
+DEFAULT_CONFIGS = {"statutes": "lookup-cases-ltr", "precedents": "precedents-masked-contexts",
                    "aila-statutes": "aila-statutes-cases-chunks"}
 SNIPPET_CHARS = 240
 MAX_K = 1000

@@ -162,7 +162,7 @@ def removal_tradeoff(runs: pd.DataFrame, queryset: QuerySet, judge: RelevanceJud
 
 def main(argv: list[str] | None = None) -> None:
     """Print `removal_tradeoff` for the configs named (default: the search default and the
-    reranked config) over the runs `make run` wrote to NYAYA_DATA."""
+    fused config it reranks) over the runs `make run` wrote to NYAYA_DATA."""
     import sys
 
     from evals.querysets import load_queryset
@@ -170,8 +170,8 @@ def main(argv: list[str] | None = None) -> None:
     from nyaya.settings import Settings
 
     settings = Settings.from_env()
-    configs = (argv if argv is not None else sys.argv[1:]) or ["lookup-cases-rrf",
-                                                               "lookup-cases-ltr"]
+    configs = (argv if argv is not None else sys.argv[1:]) or ["lookup-cases-ltr",
+                                                               "lookup-cases-rrf"]
     queryset = load_queryset("nyaya-statutes")
     runs = pd.concat([read_trec(settings.data_dir / "runs" / queryset.name / f"{config}.trec")
                       .assign(config=config, queryset=queryset.name) for config in configs],

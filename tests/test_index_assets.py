@@ -399,7 +399,8 @@ def _section(settings, offence: bool = True) -> dict:
     return sections[sections["is_offence"] == offence].iloc[0].to_dict()
 
 
-def test_search_answers_a_question_through_the_command_line(fixture_settings, capsys):
+def test_search_answers_a_question_through_the_command_line(fixture_settings, section_ranker,
+                                                          capsys):
     """`nyaya search` through its entry point: the section whose title is the question comes
     first with its act and snippet, --verify gives it the gate's verdict, and it runs while a
     writer holds the store (the search reads a copy taken before)."""
@@ -430,7 +431,7 @@ def test_search_answers_a_question_through_the_command_line(fixture_settings, ca
     finally:
         for path in models:
             path.unlink()
-    assert code == 0 and answer["side"] == "statutes" and answer["config"] == "lookup-cases-rrf"
+    assert code == 0 and answer["side"] == "statutes" and answer["config"] == "lookup-cases-ltr"
     first = answer["results"][0]
     assert first["doc_id"] == target["doc_id"] and first["section"] == target["section_number"]
     assert first["act"] and first["snippet"] and first["methods"]
@@ -504,7 +505,7 @@ def test_search_writes_a_run_per_config_for_a_topics_file(fixture_settings, tmp_
     assert "2 questions" in capsys.readouterr().err
 
 
-def test_serve_answers_over_http(fixture_settings):
+def test_serve_answers_over_http(fixture_settings, section_ranker):
     """`nyaya serve`'s endpoints through a real HTTP client: the same JSON as the commands'
     --json, and a clear 4xx for each kind of bad request."""
     import http.client
