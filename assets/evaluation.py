@@ -162,7 +162,7 @@ def relevance_model(context: dg.AssetExecutionContext,
                 "cross_references", "definitions_index", "sections", "judgments",
                 "citation_mentions", "judgment_chunks", "citation_graph_nodes",
                 "citation_graph_edges", "judgment_index", "judge_sections_index",
-                *ANALYZER_TABLES])
+                "citing_contexts_index", *ANALYZER_TABLES])
 def section_ranker(context: dg.AssetExecutionContext,
                    settings: NyayaSettings) -> dg.MaterializeResult:
     """The section ranker a reranking config uses (lookup-cases-ltr), trained on the fused
