@@ -152,11 +152,15 @@ def load_per_query(path: Path) -> PerQuery:
                             f"scores}} entries: {err}") from err
 
 
-def write_per_query(scores: pd.DataFrame, path: Path) -> int:
+def write_per_query(scores: pd.DataFrame, path: Path, forget: pd.DataFrame | None = None) -> int:
     """Replace the (config, queryset, embedder) entries of `scores` (long rows: KEY, metric,
-    qid, value) in the file, keeping the others; returns the entries written."""
+    qid, value) in the file, and drop those of `forget` (KEY rows), keeping the others;
+    returns the entries written."""
+    replaced = set(scores[KEY].itertuples(index=False, name=None))
+    if forget is not None:
+        replaced |= set(forget[KEY].itertuples(index=False, name=None))
     kept = {key: value for key, value in load_per_query(path).items()
-            if key[:3] not in set(scores[KEY].itertuples(index=False, name=None))}
+            if key[:3] not in replaced}
     for key, rows in scores.groupby([*KEY, "metric"]):
         kept[key] = {str(q): round(float(v), 4) for q, v in zip(rows["qid"], rows["value"],
                                                                   strict=True)}

@@ -8,7 +8,7 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -243,19 +243,27 @@ def _search_topics(args: argparse.Namespace, searcher) -> int:
     return 0
 
 
-def _write_query_scores(target: Path) -> str:
-    """Keep each run's query scores beside the baseline (from the warehouse's runs table), so
-    the check can test a drop query by query; says what it wrote."""
-    from evals.baseline import per_query_path, write_per_query
+def _write_query_scores(target: Path, source: Path, metrics: pd.DataFrame) -> str:
+    """Keep each run's query scores beside the baseline, so the check can test a drop query by
+    query: those of the runs table of the data folder whose report `source` is
+    (<data>/reports/<run>/metrics.parquet; another build's, with --metrics). Without that table
+    the entries' old query scores are forgotten, not left to pair with new expectations.
+    Says what it wrote."""
+    from evals.baseline import KEY, per_query_path, write_per_query
     from evals.evaluate import query_scores
 
-    settings = Settings.from_env()
-    parts = sorted((settings.warehouse / "retrieval_runs").glob("*.parquet"))
+    source = source.resolve()
+    data_dir = source.parents[2] if len(source.parents) > 2 else source.parent
+    parts = sorted((data_dir / "warehouse" / "retrieval_runs").glob("*.parquet"))
     if not parts:
-        return "no runs table in the warehouse: query scores not kept"
+        write_per_query(pd.DataFrame(columns=[*KEY, "metric", "qid", "value"]),
+                        per_query_path(target), forget=metrics[KEY])
+        return (f"no runs table in {data_dir / 'warehouse'}: the query scores of these "
+                "entries are not kept, and the check falls back to the tolerance for them")
     runs = pd.concat([read_table(part) for part in parts], ignore_index=True)
+    settings = replace(Settings.from_env(), data_dir=data_dir)
     written = write_per_query(query_scores(settings, runs), per_query_path(target))
-    return f"query scores of {written} runs in {per_query_path(target)}"
+    return f"query scores of {written} runs of {data_dir} in {per_query_path(target)}"
 
 
 def _baseline(args: argparse.Namespace) -> int:
@@ -274,7 +282,7 @@ def _baseline(args: argparse.Namespace) -> int:
         metrics = read_metrics(source)
         count = write_baseline(metrics, target, tolerance=args.tolerance,
                                probes=measure_probes(Settings.from_env(), metrics["embedder"]))
-        kept = _write_query_scores(target)
+        kept = _write_query_scores(target, source, metrics)
     except (OSError, ValueError) as err:
         print(f"nyaya baseline: {err}", file=sys.stderr)
         return 2

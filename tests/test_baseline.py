@@ -23,6 +23,7 @@ from evals.baseline import (
     load_baseline,
     load_numerics,
     load_per_query,
+    per_query_path,
     write_baseline,
     write_per_query,
 )
@@ -288,6 +289,30 @@ def test_query_scores_are_kept_beside_the_baseline(tmp_path):
     kept = load_per_query(path)
     assert kept == {("a", "qs", "emb", "ndcg@10"): {"q1": 0.0, "q2": 0.0},
                     ("b", "qs", "emb", "ndcg@10"): {"q1": 0.5, "q2": 0.5}}
+    forget = pd.DataFrame({"config": ["b"], "queryset": ["qs"], "embedder": ["emb"]})
+    assert write_per_query(rows.iloc[:0], path, forget=forget) == 0
+    assert set(load_per_query(path)) == {("a", "qs", "emb", "ndcg@10")}
     path.write_text('[{"config": "a"}]')
     with pytest.raises(BaselineError, match=r"regression\.per_query\.json: not a list"):
         load_per_query(path)
+
+
+def test_the_baseline_command_keeps_the_query_scores_of_the_build_it_reads(tmp_path, capsys):
+    """`nyaya baseline --metrics` of another build's report: its entries' query scores come
+    from that build's runs table, never from the default data folder's; a build without one
+    has its entries' old query scores forgotten (the check then uses the tolerance), and the
+    other entries keep theirs."""
+    from pipelines.cli import main
+
+    report = tmp_path / "other-build" / "reports" / "latest"
+    report.mkdir(parents=True)
+    metrics_of([("a", "emb", 0.5)]).to_parquet(report / "metrics.parquet")
+    target = tmp_path / "b.yaml"
+    stale = pd.DataFrame({"config": ["a", "z"], "queryset": "qs", "embedder": "emb",
+                          "metric": "ndcg@10", "qid": "q1", "value": 0.9})
+    write_per_query(stale, per_query_path(target))
+    assert main(["baseline", "--metrics", str(report / "metrics.parquet"),
+                 "--output", str(target)]) == 0
+    said = capsys.readouterr().out
+    assert f"no runs table in {tmp_path / 'other-build' / 'warehouse'}" in said
+    assert set(load_per_query(per_query_path(target))) == {("z", "qs", "emb", "ndcg@10")}
