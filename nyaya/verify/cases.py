@@ -184,19 +184,66 @@ def name_similarity(written: str, recorded: str, common: Container[str] = frozen
         return jaccard(a, b)
     (short, short_name), (long_, long_name) = sorted(
         ((da, written), (db, recorded)), key=lambda side: len(side[0]))
-    long_words = case_name_key(long_name).split()
+    long_words, short_words = case_name_key(long_name).split(), case_name_key(short_name).split()
     spelled = {_spelled(u) for u in long_} | {_spelled(x + y) for x, y in pairwise(long_words)}
-    joined = {word for x, y in pairwise(case_name_key(short_name).split())
+    joined = {word for x, y in pairwise(short_words)
               if _spelled(x + y) in spelled for word in (x, y)}
     met = {t for t in short if t in long_ or t in joined or _spelled(t) in spelled or (
         len(t) >= FUZZ_LENGTH and any(len(u) >= FUZZ_LENGTH and one_edit(t, u)
                                       for u in long_))}
+    if met != short:
+        met |= short & (spelled_out(short_words, long_words)
+                        | spelled_out(long_words, short_words))
     if common and met and all(t in common or any(  # a typo of a common word is one too
             u in common and one_edit(t, u) for u in long_) for t in met) and any(
             t not in common and not any(SequenceMatcher(None, t, u).ratio() >= LOOSE
                                         for u in long_) for t in short - met):
         return 0.0
     return len(met) / len(short)
+
+
+# An abbreviation of one name spelled out in the other: "P.W.D." (a run of single letters, two
+# or more) or "PWD" (one word of three to six letters) for "Public Works Department", the
+# words of the window in order, one initial each.
+INITIALISM_WORD = range(3, 7)
+
+
+def spelled_out(words: Sequence[str], other: Sequence[str]) -> set[str]:
+    """The words of `words` (a name key's) that abbreviate `other`'s words or that `other`
+    abbreviates: a word that is the initials of a window of `other`, and the words of a window
+    whose initials are an initialism of `other`."""
+    runs, initials, windows = _abbreviations(tuple(other))
+    found = {word for word in words if len(word) in INITIALISM_WORD and word in windows}
+    for size in range(2, max(INITIALISM_WORD) + 1):
+        for i in range(len(words) - size + 1):
+            window = words[i:i + size]
+            if all(len(word) > 1 for word in window) and (
+                    "".join(word[0] for word in window) in (initials if size >= 3 else runs)):
+                found.update(window)
+    return found
+
+
+@lru_cache(maxsize=1 << 16)
+def _abbreviations(words: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str],
+                                                      frozenset[str]]:
+    """A name key's words read as abbreviations (cached: a registry name is compared often):
+    its runs of single letters, those and its words that may be initialisms, and the initials
+    of its windows of INITIALISM_WORD words."""
+    runs, run = set(), []
+    for word in (*words, ""):
+        if len(word) == 1:
+            run.append(word)
+            continue
+        if len(run) >= 2:  # the parties' "v" may close or open a run: "d d a v ram lal"
+            letters = "".join(run)
+            runs.update(form for form in {letters, letters.removesuffix("v"),
+                                          letters.removeprefix("v")} if len(form) >= 2)
+        run = []
+    initials = {word for word in words if len(word) in INITIALISM_WORD} | runs
+    windows = {"".join(word[0] for word in words[i:i + size])
+               for size in INITIALISM_WORD for i in range(len(words) - size + 1)
+               if all(len(word) > 1 for word in words[i:i + size])}
+    return frozenset(runs), frozenset(initials), frozenset(windows)
 
 
 def one_edit(a: str, b: str) -> bool:
