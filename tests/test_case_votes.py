@@ -225,6 +225,21 @@ def test_excluded_judgments_never_vote(votes, nearest, excluded, expected):
     assert not {hit.doc_id for hit in votes.voters(QUESTION, excluded=excluded)} & set(excluded)
 
 
+@pytest.mark.parametrize(("target", "excluded", "expected"), [
+    ("IPC-380", (), 2),
+    ("IPC-380", ("j-theft",), 1),
+    ("IPC-380", ("j-theft", "j-burglary"), 0),
+    ("IPC-380", ("j-murder", "j-none"), 2),  # excluded judgments that do not cite it
+    ("LEAK", (), 1),  # unlike the votes, the prior counts a judgment printing the question
+    ("LEAK", ("j-leak",), 0),  # a development query's own judgment is excluded
+    ("IPC-999", (), 0),
+])
+def test_cited_by_counts_the_citing_judgments_less_the_excluded(votes, target, excluded,
+                                                                expected):
+    """The ranker's prior: judgments citing a target, a query's own not counted."""
+    assert votes.cited_by(target, excluded) == expected
+
+
 @pytest.mark.parametrize(("count", "expected"), [
     # j-none is nearest after the leak: it takes the only slot and votes for nothing
     (1, {}),

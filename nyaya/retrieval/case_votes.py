@@ -19,6 +19,7 @@ import copy
 import functools
 import hashlib
 import re
+from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,6 +141,16 @@ class CaseVotes:
         other.judgments = nearest
         other._voters = functools.lru_cache(maxsize=2048)(other._find_voters)
         return other
+
+    @functools.cached_property
+    def _citing(self) -> Counter[str]:
+        return Counter(target for targets in self.cites.values() for target in set(targets))
+
+    def cited_by(self, target: str, excluded: Collection[str] = ()) -> int:
+        """How many judgments cite `target`, the excluded ones (a development query's own)
+        not counted: how often the law is applied, a prior no question's words carry."""
+        return self._citing[target] - sum(target in self.cites.get(judgment, ())
+                                           for judgment in excluded)
 
     def voters(self, text: str, count: int = VOTERS, excluded: Collection[str] = ()
                ) -> list[Hit]:

@@ -4,9 +4,12 @@ trained on the corpus's own citations and the training halves of the question se
 The model sees what the relevance judge sees of each (question, section) pair (`PairFeatures`:
 BM25 against every section, domain agreement, named, the votes of similar judgments) and what
 the retrieval knew of the candidate: its dense similarity to the question, its rank in the
-fused list, whether it belongs to a new code (BNS / BNSS / BSA) and whether it prescribes a
-punishment. A learned weight replaces a hand-set boost: the new-code boost lifted any new-code
-section above a civil answer.
+fused list, whether it belongs to a new code (BNS / BNSS / BSA), whether it prescribes a
+punishment, and how many corpus judgments cite it (or the section it replaced), the query's
+own judgment not counted. The relevance judge does not read that count: it made the judge
+assert popular sections RELEVANT and remove rarely cited ones (docs/verification.md). A
+learned weight replaces a hand-set boost: the new-code boost lifted any new-code section
+above a civil answer.
 
 Trained by the `section_ranker` asset (evals/ranking.py) on training halves only; a config
 that reranks is scored on held-out queries only. Figures: docs/retrieval-methods.md."""
@@ -27,7 +30,8 @@ from nyaya.statutes.registry import NAVEEN_SANHITAS
 from nyaya.verify.relevance import PairFeatures, RelevanceJudge, doc_key, judge_tables
 from nyaya.verify.trained import RankingModel, ranker_path
 
-RANK_FEATURES = (*PairFeatures.NAMES, "dense", "log_first_rank", "new_code", "offence")
+RANK_FEATURES = (*PairFeatures.NAMES, "dense", "log_first_rank", "new_code", "offence",
+                 "log_cited")
 METHOD = "ltr"
 
 
@@ -42,7 +46,8 @@ def rank_features(judge: RelevanceJudge, resources: StatuteResources, query: Que
         payload = resources.payload(hit.doc_id)
         rows.append([*pair.vector(), float(np.dot(query.dense, resources.vector(hit.doc_id))),
                      math.log(rank), float(payload.get("era") == NAVEEN_SANHITAS),
-                     float(bool(payload.get("is_offence")))])
+                     float(bool(payload.get("is_offence"))),
+                     math.log1p(resources.votes.cited_by(hit.doc_id, query.excluded))])
     return pd.DataFrame(rows, columns=list(RANK_FEATURES))
 
 
