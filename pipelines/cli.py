@@ -113,7 +113,8 @@ def _add_commands(commands: argparse._SubParsersAction) -> None:
                        help="address to listen on (default 127.0.0.1: this machine only)")
     serve.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: any)")
     serve.add_argument("--lazy", action="store_true",
-                       help="load each side's search on its first request, not at start")
+                       help="load each side's search, and what verification reads on first "
+                            "need, on its first request, not at start")
     serve.set_defaults(handler=_serve)
     for parser in (run, report):
         parser.add_argument("-v", "--verbose", action="store_true",

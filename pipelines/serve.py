@@ -79,7 +79,9 @@ class Service:
         self.started = time.time()
 
     def warm(self, sides: tuple[str, ...] = ("statutes", "precedents")) -> None:
-        """Load each side's search now, not on its first request."""
+        """Load each side's search, and what verification reads when first needed, now, not
+        on their first request."""
+        self.verifier.checker.warm()
         for side in sides:
             self.searcher.search("warm up", side=side, k=1)
 

@@ -1019,6 +1019,24 @@ def absent_checker() -> StatuteChecker:
     return StatuteChecker(REGISTRY, SECTIONS, TRANSITIONS, absent_acts=lambda: acts)
 
 
+def test_warm_reads_the_absent_acts_once_before_any_citation_needs_them():
+    """`nyaya serve` warms the checker at start so that its first answer does not read the
+    judgments' citations; a later citation of an absent Act reads nothing more."""
+    built = []
+
+    def build() -> AbsentActs:
+        built.append(1)
+        return AbsentActs([(judgment, name, provision_key(section))
+                           for judgment, name, section in CITED_BY_JUDGMENTS])
+
+    checker = StatuteChecker(REGISTRY, SECTIONS, TRANSITIONS, absent_acts=build)
+    assert built == []
+    checker.warm()
+    assert built == [1]
+    report = verify_statutes("Section 25F of the Industrial Disputes Act, 1947", checker)
+    assert [v.status for v in report] == [CORROBORATED] and built == [1]
+
+
 @pytest.mark.parametrize(("text", "status", "says"), [
     # two cases cite the section (J2's two sources count once; "25-F" is 25F): corroborated
     ("Section 25F of the Industrial Disputes Act, 1947", CORROBORATED,

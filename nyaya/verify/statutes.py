@@ -297,6 +297,19 @@ class StatuteChecker:
                    untexted=read_untexted(settings.table_path("ingest_quarantine")),
                    absent_acts=absent_acts_of(settings, aliases))
 
+    def warm(self) -> None:
+        """Load now what the first citation needing it would (`StatuteLookup.warm`), and
+        compare the titles of the six codes' sections with their chapters' (the sibling
+        checks), which most citations name: a server's first answers should not pay for it."""
+        self.lookup.warm()
+        codes = set(REPLACES) | set(REPEALED_BY)
+        for chapter, keys in self._chapters.items():
+            if chapter[0] in codes:
+                self._title_weights(chapter)
+                for own in keys:
+                    own_title, _ = self._siblings_of(own, chapter)
+                    self._quotable_near(own, own_title, chapter)
+
     def section_row(self, act_code: str, section: str) -> dict | None:
         return self.lookup.sections.get((act_code, normalize_section_number(section)))
 
