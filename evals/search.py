@@ -33,6 +33,7 @@ from nyaya.settings import Settings
 from nyaya.tables import read_table
 from nyaya.verify.gate import judge_cases, verify_text
 from nyaya.verify.model import FOUND, CitationVerdict
+from nyaya.verify.statutes import StatuteChecker
 
 #: What a side answers with when no config is named: its best config on the held-out halves
 #: of its development sets (docs/results.md; docs/retrieval-methods.md says why where it is not
@@ -152,16 +153,18 @@ class Searcher:
     """Configs of every side over the built warehouse, each side loaded on first use."""
 
     def __init__(self, settings: Settings,
-                 relevance: Callable[[Settings], Any] | None = None) -> None:
+                 relevance: Callable[[Settings], Any] | None = None,
+                 checker: StatuteChecker | None = None) -> None:
         """`relevance` builds the judge that `verify=True` asks about each section or
-        judgment."""
+        judgment; `checker` is the statute checker to verify with (one is built on first need
+        otherwise): a server shares its verifier's rather than hold the tables twice."""
         self.settings = settings
         self._relevance_of = relevance
         self._store: VectorStore | None = None
         self._loaded: dict[str, Any] = {}
         self._searches: dict[str, Any] = {}
         self._details: dict[str, Any] = {}
-        self._checker = self._judge = None
+        self._checker, self._judge = checker, None
 
     def config(self, name: str | None, side: str | None = None) -> RetrievalConfig:
         """The named config (else the side's default), refused with the valid names when it
@@ -309,8 +312,6 @@ class Searcher:
     def _verified(self, answer: Answer) -> Answer:
         """The gate over the sections found, cited as an answer would cite them, judged
         against the question; each result carries its verdict."""
-        from nyaya.verify.statutes import StatuteChecker
-
         if self._checker is None:
             self._checker = StatuteChecker.from_settings(self.settings)
         text = ". ".join(cited_as(result.doc_id) for result in answer.results)

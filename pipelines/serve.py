@@ -73,7 +73,9 @@ class Service:
         started = time.perf_counter()
         self.lookup_index = load_lookup(settings)
         self.verifier = Verifier.load(settings, judge)
-        self.searcher = Searcher(settings, judge)
+        # one checker and one relevance judge for /verify and /search's verification
+        self.searcher = Searcher(settings, judge and (lambda _: self.verifier.judge),
+                                 checker=self.verifier.checker)
         self._search_lock = threading.Lock()
         self.loaded_seconds = time.perf_counter() - started
         self.started = time.time()

@@ -548,6 +548,8 @@ def test_serve_answers_over_http(fixture_settings, section_ranker):
         assert status == 200 and report["citations"][0]["status"] == "VERIFIED"
         status, answer = post("/search", {"q": target["title"], "k": 3})
         assert status == 200 and answer["results"][0]["doc_id"] == target["doc_id"]
+        # a verified search would use the verifier's checker: the tables are held once
+        assert service.searcher._checker is service.verifier.checker
         for request, expected, error in (
                 (("GET", "/nope"), 404, "no endpoint /nope"),
                 (("GET", "/search"), 405, "use POST"),
