@@ -663,6 +663,30 @@ def test_lii_numbers_with_names_of_another_years_case_are_a_mismatch() -> None:
     assert unheld.status == UNVERIFIABLE, unheld.reason
 
 
+def test_an_lii_number_is_checked_against_the_case_whose_header_prints_it() -> None:
+    """LII numbers the Court's judgments one or two apart: "[1995] INSC 29" may be the
+    Court's 1995 INSC 30. A held case whose header prints no INSC number (linked to the
+    registry by its SCR citation) holds only the Court's number, so other names written with
+    the LII number are unchecked, not a mismatch; a header printing the number makes it that
+    case's, and other names are then a mismatch."""
+    registry = [_registry(1995, 29, "BHUSHAN UTTAM KHARE versus DEAN, B.J. MEDICAL COLLEGE",
+                          "1995-01-28", "[1995] 1 SCR 386"),
+                _registry(1995, 30, "SH. BILESHWAR KHAND UDYOG versus STATE OF GUJARAT",
+                          "1995-01-28", "[1995] 1 SCR 391")]
+    registry[0]["case_id"] = "CASE:IRLED:prior_case_1391"
+    by_scr = [{"doc_id": "IRLED:prior_case_1391", "case_id": "CASE:IRLED:prior_case_1391",
+               "case_name": None, "decision_date": "1995-01-28",
+               "citation_keys": ["[1995] 1 SCR 386"]}]
+    text = "Shri Bileshwar Khand Udyog v. State of Gujarat, [1995] INSC 29"
+    [unchecked] = CaseVerifier(by_scr, registry, now_year=2025).verify(text)
+    assert unchecked.status == UNVERIFIABLE, unchecked.reason
+    assert "LII of India's numbering" in unchecked.reason
+    by_lii = [{**by_scr[0], "case_name": "Bhushan Uttam Khare v. Dean",
+               "citation_keys": ["1995 INSC 29", "[1995] 1 SCR 386"]}]
+    [wrong] = CaseVerifier(by_lii, registry, now_year=2025).verify(text)
+    assert wrong.status == NAME_MISMATCH, wrong.reason
+
+
 # --- reporter volumes per year -------------------------------------------------------------
 
 def test_volume_ranges_need_enough_citations() -> None:

@@ -40,7 +40,7 @@ import re
 from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Container, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from difflib import SequenceMatcher
 from functools import lru_cache
 from itertools import pairwise
@@ -625,6 +625,9 @@ class Case:
     keys: set[str]
     record_ids: set[str]
     doc_ids: set[str]
+    #: the keys its judgments' headers print: where an LII number ("[1994] INSC 172") is the
+    #: case's own, while the registry's INSC keys are the Court's numbering
+    printed_keys: set[str] = field(default_factory=set)
 
     @property
     def name(self) -> str:
@@ -674,6 +677,7 @@ class CaseVerifier:
                 case.names.append(row["case_name"])
             case.decision_date = case.decision_date or row.get("decision_date")
             case.keys.update(_listed(row.get("citation_keys")))
+            case.printed_keys.update(_listed(row.get("citation_keys")))
             case.doc_ids.add(row["doc_id"])
             self.doc_case[row["doc_id"]] = case.case_id
         neutral_pairs: list[tuple[int, int]] = []
@@ -866,7 +870,8 @@ class CaseVerifier:
         # LII of India's, which IRLeD headers print: the same number, two cases
         lii = cite.reporter == "INSC" and cite.text.startswith("[")
         if cite.reporter == "INSC" and len(cases) > 1:
-            cases = [c for c in cases if bool(c.doc_ids if lii else c.record_ids)] or cases
+            cases = [c for c in cases if bool(cite.key in c.printed_keys if lii
+                                              else c.record_ids)] or cases
         if written and len(cases) > 1:  # the written names pick the closest case(s)
             scores = {c.case_id: self._similarity(written, c) for c in cases}
             best = max(scores.values())
@@ -881,7 +886,9 @@ class CaseVerifier:
             # a held case with no recorded name (IRLeD prior-case headers are cut before the
             # title) cannot contradict the name written with it
             if written and case.names and self._similarity(written, case) < NAME_MATCH:
-                if lii and not case.doc_ids:  # LII of India's number, not the Court's
+                # LII of India's number, and the case holds the Court's (a header printing
+                # the LII number makes it the case's own)
+                if lii and cite.key not in case.printed_keys:
                     other = self._lii_names_elsewhere(cite, written)
                     if other is not None:
                         return CaseCheck(self._verdict(
