@@ -440,8 +440,8 @@ class StatuteLookup:
 
     def warm(self) -> None:
         """Read now what is otherwise read when a citation first needs it: the Acts the corpus
-        lacks (about 0.7 s over the judgments' citations) and the curated short names. A
-        server's first answer should not pay for them; a one-off lookup may never need them."""
+        lacks (from the judgments' citations) and the curated short names. A server's first
+        answer should not pay for them; a one-off lookup may never need them."""
         _ = self.absent_acts
         shared_names()
 
