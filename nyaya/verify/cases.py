@@ -676,8 +676,9 @@ class CaseVerifier:
             if row.get("case_name"):
                 case.names.append(row["case_name"])
             case.decision_date = case.decision_date or row.get("decision_date")
-            case.keys.update(_listed(row.get("citation_keys")))
-            case.printed_keys.update(_listed(row.get("citation_keys")))
+            printed = _listed(row.get("citation_keys"))
+            case.keys.update(printed)
+            case.printed_keys.update(printed)
             case.doc_ids.add(row["doc_id"])
             self.doc_case[row["doc_id"]] = case.case_id
         neutral_pairs: list[tuple[int, int]] = []
@@ -870,8 +871,8 @@ class CaseVerifier:
         # LII of India's, which IRLeD headers print: the same number, two cases
         lii = cite.reporter == "INSC" and cite.text.startswith("[")
         if cite.reporter == "INSC" and len(cases) > 1:
-            cases = [c for c in cases if bool(cite.key in c.printed_keys if lii
-                                              else c.record_ids)] or cases
+            cases = [c for c in cases
+                     if (cite.key in c.printed_keys if lii else c.record_ids)] or cases
         if written and len(cases) > 1:  # the written names pick the closest case(s)
             scores = {c.case_id: self._similarity(written, c) for c in cases}
             best = max(scores.values())
