@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from nyaya.index import faiss_index
+from nyaya.index import embedders, faiss_index
 from nyaya.index.build import (
     build_faiss,
     build_vectors,
@@ -345,6 +345,23 @@ def test_a_texts_vector_does_not_depend_on_the_texts_beside_it(int8):
         for batch in ([text, *others], [*others, text]):
             vector = embedder.encode(batch)[batch.index(text)]
             assert np.allclose(vector, alone, atol=1e-6), (int8, others[0][:20])
+
+
+def test_int8_texts_encoded_side_by_side_are_those_encoded_one_by_one(monkeypatch):
+    """int8 encodes several texts at once, one per core on one thread each: the vectors are
+    those of one text at a time on the process's threads to the last bit, and the process
+    gets its thread count back."""
+    import torch
+
+    embedder = FlagEmbedder(packaged_minilm_path(), int8=True)
+    texts = ["IPC 302", "Temporary injunction.", "Every person arrested shall be produced "
+             "before the nearest Magistrate within twenty-four hours of such arrest. " * 6,
+             "A cheque returned unpaid for insufficiency of funds.", "Caveat."]
+    one_by_one = np.vstack([embedder.encode([text]) for text in texts])
+    threads = torch.get_num_threads()
+    monkeypatch.setattr(embedders, "available_cores", lambda: 2)
+    assert np.array_equal(embedder.encode(texts), one_by_one)
+    assert torch.get_num_threads() == threads
 
 
 @pytest.mark.parametrize("int8", [False, True])

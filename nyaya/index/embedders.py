@@ -19,12 +19,14 @@ import os
 import shutil
 import warnings
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
+from nyaya.parallel import available_cores
 from nyaya.tables import beside
 
 os.environ["HF_HUB_OFFLINE"] = "1"
@@ -89,6 +91,9 @@ class FlagEmbedder:
     (median cosine 0.98, lowest 0.95, between two batchings of the same 96 sections) and
     differed from the vector of the same text as a query; builds that batched differently
     gave other vectors. Alone it is as fast (38 texts/s either way on sections; docs/embedders.md).
+    Several texts are encoded alone side by side, one per core with one thread each: a single
+    text's small matrices leave a second thread mostly waiting, and the vectors are the same
+    to the last bit whatever the threads (docs/embedders.md).
     """
 
     def __init__(self, model_path: Path, int8: bool = False, batch_size: int = 32,
@@ -114,10 +119,25 @@ class FlagEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         if len(texts) == 1 or self.int8:
-            return np.vstack([self._encode_one(text) for text in texts])
+            return np.vstack(self._each_alone(texts))
         vectors = self._model.encode(list(texts), batch_size=self.batch_size,
                                      max_length=self.max_tokens)
         return normalize(np.atleast_2d(vectors))
+
+    def _each_alone(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """Each text's vector, encoded alone; two or more texts over the available cores."""
+        workers = min(len(texts), available_cores())
+        if workers <= 1:
+            return [self._encode_one(text) for text in texts]
+        import torch
+
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            with ThreadPoolExecutor(workers) as pool:
+                return list(pool.map(self._encode_one, texts))
+        finally:
+            torch.set_num_threads(threads)
 
     def _encode_one(self, text: str) -> np.ndarray:
         """One text (a query, or any int8 text): the same tokenizer, forward pass and mean
