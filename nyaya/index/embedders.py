@@ -92,8 +92,9 @@ class FlagEmbedder:
     differed from the vector of the same text as a query; builds that batched differently
     gave other vectors. Alone it is as fast (38 texts/s either way on sections; docs/embedders.md).
     Several texts are encoded alone side by side, one per core with one thread each: a single
-    text's small matrices leave a second thread mostly waiting, and the vectors are the same
-    to the last bit whatever the threads (docs/embedders.md).
+    text's small matrices leave a second thread mostly waiting. Each text's vector is the one it
+    gets encoded alone on the process's threads (to the last bit on this project's machine;
+    docs/embedders.md).
     """
 
     def __init__(self, model_path: Path, int8: bool = False, batch_size: int = 32,
