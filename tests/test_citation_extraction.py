@@ -627,6 +627,15 @@ def test_case_name_forms_are_read_whole(text: str, name: str) -> None:
      "Union of India v. National Federation of the Blind"),
     ("See Dalmia Power Ltd. v. Assistant Commissioner of Income Tax Circle 1, [2008] 11 SCR "
      "431.", "Dalmia Power Ltd. v. Assistant Commissioner of Income Tax Circle 1"),
+    # a designator the registry prints inside a party's description, before its citation
+    ("In Ryatar Sahakari Sakkarre Karkhane Niyamit v. Asst. Commissioner of Income Tax C-1, "
+     "[2017] 11 SCR 857, held.",
+     "Ryatar Sahakari Sakkarre Karkhane Niyamit v. Asst. Commissioner of Income Tax C-1"),
+    ("See X Ltd. v. Commissioner of Income Tax-4, (2010) 5 SCC 1.",
+     "X Ltd. v. Commissioner of Income Tax-4"),
+    ("See X Ltd. v. Income Tax Officer, Ward 1(2), (2010) 5 SCC 1.",
+     "X Ltd. v. Income Tax Officer, Ward 1(2)"),
+    ("In Ram v. Shyam 1990, AIR 1978 SC 597.", None),  # a year is no party's number
     ("In Ram v. Shyam, 12, AIR 1978 SC 597.", None),  # a number after a comma: no name's
     ("In Ram v. Shyam at page 5, AIR 1978 SC 597.", None),
     ("In Ram v. Shyam. AIR 1978 SC 597 was cited.", None),  # a sentence apart

@@ -73,6 +73,9 @@ CASES = [
      ["SC registry"]),
     ("Rameshwar Prasad v. Union of India, 1995 INSC 12", NAME_MISMATCH,
      ["MOHINDER SINGH GILL", "Rameshwar Prasad"]),
+    # a designator inside the respondent's description keeps the names with their citation
+    ("Rameshwar Prasad v. Commissioner of Income Tax C-1, 1995 INSC 12", NAME_MISMATCH,
+     ["MOHINDER SINGH GILL", "Income Tax C-1"]),
     ("Mohinder Singh Gill v. Chief Election Commissioner, [1995] 1 SCR 300", FOUND, []),
     ("1995 INSC 12", FOUND, []),  # no names written: nothing to contradict
     ("Rameshwar Prasad v. Union of India, 1995 INSC 900", CASE_NOT_FOUND,

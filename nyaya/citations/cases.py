@@ -1000,8 +1000,12 @@ RUN_ON_CHARS = 24 * MAX_RIGHT  # how far after a name's scan a citation may stil
 # the registry prints some titles)
 RUN_ON_START = re.compile(r"(?:,|\.(?=\s{1,2}(?:&|and)\s{1,2}(?:Ors|Anr|Others|Another)\b))?"
                           r"\s{1,2}(?=\S)")
-#: a number inside a party's description, after a word of it: "Circle 1", "Ward No. 12"
-NAME_NUMBER = re.compile(r"\d{1,3}")
+#: a number inside a party's description, after a word of it: "Circle 1", "Ward No. 12",
+#: "Ward 1(2)", "1st Circle", and designators the registry's titles print ("Income Tax C-1",
+#: "Commissioner of Income Tax-4", "Range-1", "R1"); never a year (four digits) or a page
+#: after a comma
+NAME_NUMBER = re.compile(r"(?:[A-Za-z()]{1,15}-)?\d{1,3}(?:\(\d{1,2}\))?|[A-Za-z]\d{1,2}"
+                         r"|(?i:\d?(?:1st|2nd|3rd|[04-9]th)|1[1-3]th)")  # not OCR's "7nd"
 # a name cited alone ends before these ("X v. Y Etc."); one read up to its citation keeps them
 NAME_TAIL = frozenset({"etc", "etc.", "(d)", "(dead)", "(deceased)"})
 
