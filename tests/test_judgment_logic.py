@@ -10,6 +10,7 @@ from itertools import pairwise
 import pandas as pd
 import pytest
 
+from nyaya.citations.cases import extract_case_citations
 from nyaya.judgments.chunking import approx_tokens, chunk_judgment
 from nyaya.judgments.domains import (
     CitedProvision,
@@ -19,6 +20,7 @@ from nyaya.judgments.domains import (
 )
 from nyaya.judgments.graph import pagerank, relation_near, to_networkx
 from nyaya.judgments.identity import containment, link_same_cases, match_registry, shingles
+from nyaya.judgments.resolution import REGISTRY_ONLY, RESOLVED, UNRESOLVED, CaseResolver
 from nyaya.judgments.tables import resolve_in_time
 
 PARAGRAPHS = "\n".join(
@@ -183,23 +185,59 @@ def test_same_case_links_need_a_shared_citation_or_same_day_shared_text():
     assert link_same_cases(list(reversed(rows))) == cases  # order does not matter
 
 
-@pytest.mark.parametrize(("keys", "record", "how"), [
+@pytest.mark.parametrize(("keys", "date", "record", "how"), [
     # the neutral number alone decides
-    (["1992 INSC 36", "(1992) 4 SCC 99"], "SC:1992 INSC 36", "citation"),
+    (["1992 INSC 36", "(1992) 4 SCC 99"], "1992-02-04", "SC:1992 INSC 36", "citation"),
     # an LII number (IRLeD prior case 1466's "[1992] INSC 36") whose SCR citation is another
     # record's: the SCR citation decides
-    (["1992 INSC 36", "[1992] 1 SCR 565"], "SC:1992 INSC 40", "citation"),
+    (["1992 INSC 36", "[1992] 1 SCR 565"], "1992-01-28", "SC:1992 INSC 40", "citation"),
     # ... and one of no record we hold: no link
-    (["1992 INSC 36", "[1992] 1 SCR 777"], None, None),
+    (["1992 INSC 36", "[1992] 1 SCR 777"], "1992-02-04", None, None),
     # the SCR citation agrees: linked
-    (["1992 INSC 36", "[1992] 1 SCR 530"], "SC:1992 INSC 36", "citation"),
+    (["1992 INSC 36", "[1992] 1 SCR 530"], "1992-02-04", "SC:1992 INSC 36", "citation"),
+    # an LII number the Court gives to a judgment of another day (IRLeD prior case 1443's
+    # "[1997] INSC 288", of 13 March, and the registry's L. Chandra Kumar, of the 18th)
+    (["1992 INSC 36", "(1992) 4 SCC 99"], "1992-01-28", None, None),
+    # ... or a citation both share with a record of neither's day
+    (["1992 INSC 36", "[1992] 1 SCR 565"], "1992-03-02", None, None),
+    # no date to compare: the number decides
+    (["1992 INSC 36"], None, "SC:1992 INSC 36", "citation"),
 ])
-def test_registry_match_by_citation_needs_agreeing_scr(keys, record, how):
-    records = {"SC:1992 INSC 36": ["1992 INSC 36", "[1992] 1 SCR 530"],
-               "SC:1992 INSC 40": ["1992 INSC 40", "[1992] 1 SCR 565"]}
-    by_key = {key: [rid] for rid, ks in records.items() for key in ks}
-    judgment = {"citation_keys": keys, "decision_date": "1992-02-04", "case_name": None}
+def test_registry_match_by_citation_needs_agreeing_scr_and_date(keys, date, record, how):
+    records = {"SC:1992 INSC 36": {"citation_keys": ["1992 INSC 36", "[1992] 1 SCR 530"],
+                                   "decision_date": "1992-02-04"},
+               "SC:1992 INSC 40": {"citation_keys": ["1992 INSC 40", "[1992] 1 SCR 565"],
+                                   "decision_date": "1992-01-28"}}
+    by_key = {key: [rid] for rid, rec in records.items() for key in rec["citation_keys"]}
+    judgment = {"citation_keys": keys, "decision_date": date, "case_name": None}
     assert match_registry(judgment, by_key, {}, records) == (record, how)
+
+
+@pytest.mark.parametrize(("text", "status", "records"), [
+    # the Court's neutral number: the registry's record, whatever the names
+    ("Krishna Sahai v. State of U.P., 1991 INSC 117", REGISTRY_ONLY, ("SC:1991 INSC 117",)),
+    # LII of India's number with another case's names (IRLeD prior case 406 prints this): not
+    # the record the Court numbers so
+    ("Krishna Sahai v. State of U.P., [1991] INSC 117", UNRESOLVED, ()),
+    # ... with the record's own names: the two schemes agree here
+    ("Maharaja Tourist Service v. State of Gujarat, [1991] INSC 117", REGISTRY_ONLY,
+     ("SC:1991 INSC 117",)),
+    # ... with no names to tell
+    ("[1991] INSC 117", UNRESOLVED, ()),
+    # a header printing the LII number makes it that judgment's
+    ("Krishna Sahai v. State of U.P., [1990] INSC 106", RESOLVED, ()),
+])
+def test_an_lii_number_resolves_to_the_registry_only_with_its_names(text, status, records):
+    judgments = [{"case_id": "CASE:IRLED:prior_case_0001", "case_name": None,
+                  "citation_keys": ["1990 INSC 106", "(1990) 2 SCC 673"]}]
+    registry = [{"record_id": "SC:1991 INSC 117", "citation_keys": ["1991 INSC 117"],
+                 "title": "MAHARAJA TOURIST SERVICE ETC. ETC. versus STATE OF GUJARAT"}]
+    [cite] = [c for c in extract_case_citations(text) if c.kind != "case_name"]
+    resolution = CaseResolver(judgments, registry).resolve(cite)
+    assert resolution.status == status, resolution.reason
+    assert resolution.registry_ids == records
+    if status == UNRESOLVED:
+        assert "LII" in resolution.reason
 
 
 def test_shingle_containment():

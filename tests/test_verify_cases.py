@@ -773,15 +773,15 @@ def test_a_registry_scr_citation_without_its_key_is_read() -> None:
     assert verdict.status == FOUND, verdict.reason
 
 
-def test_a_judgment_linked_to_a_record_of_another_date_is_another_case() -> None:
-    """IRLeD headers print LII of India's INSC numbers, which the pipeline links to the
-    registry record of the same number: with another decision date, it is another case."""
+def test_an_lii_number_of_a_header_is_its_judgment_and_the_courts_the_records() -> None:
+    """IRLeD headers print LII of India's INSC numbers; the registry holds the Court's, which
+    gives the same number to a judgment of another day: two cases, not one (the tables do not
+    link them, `match_registry`)."""
     judgments = [{"doc_id": "IRLED:prior_case_0744", "case_id": "CASE:IRLED:prior_case_0744",
                   "case_name": None, "decision_date": "1994-03-11",
                   "citation_keys": ["1994 INSC 172", "JT 1994 (2) SC 423", "(1994) 3 SCC 569"]}]
     record = _registry(1994, 172, "SARDAR SINGH versus SMT. KRISHNA DEVI AND ANR.",
                        "1994-04-26", "[1994] 3 SCR 717")
-    record["case_id"] = "CASE:IRLED:prior_case_0744"
     verifier = CaseVerifier(judgments, [record], now_year=2025)
     [jt] = verifier.verify("See Kartar Singh v. State of Punjab (JT 1994 (2) SC 423).")
     assert jt.status == FOUND, jt.reason

@@ -77,6 +77,13 @@ class CaseCitation:
     # citations written after one name share it, so that they can be checked against each other
     full_start: int | None = None
 
+    @property
+    def lii_numbered(self) -> bool:
+        """"[1995] INSC 387", in square brackets, is LII of India's number, which IRLeD's
+        judgments print; the Court's neutral citation, the registry's, has none. The two
+        schemes often give one number to different judgments."""
+        return self.reporter == "INSC" and self.text.startswith("[")
+
 
 # --- reporter citations -------------------------------------------------------------------
 

@@ -91,24 +91,28 @@ def link_same_cases(rows: list[dict]) -> dict[str, str]:
 
 def match_registry(judgment: dict, by_key: dict[str, list[str]],
                    by_date: dict[str, list[dict]],
-                   record_keys: dict[str, list[str]]) -> tuple[str | None, str | None]:
+                   records: dict[str, dict]) -> tuple[str | None, str | None]:
     """(registry record_id, how) for one judgment row, or (None, None).
 
-    A shared neutral or SCR citation decides, unless the two hold different SCR citations: an
-    IRLeD header's "[1992] INSC 36" is LII of India's number, which the Court's scheme gives to
-    another judgment of that year (the header's "1992 (1) SCR 565" against the record's "[1992]
-    1 SCR 530"). Failing that, the same decision date and party names that mostly agree (word
-    Jaccard of the normalized names).
+    A shared neutral or SCR citation decides, unless the two hold different SCR citations or
+    different decision dates: an IRLeD header's "[1992] INSC 36" is LII of India's number,
+    which the Court's scheme may give to another judgment of that year (the header's "1992
+    (1) SCR 565" against the record's "[1992] 1 SCR 530", or another day). Failing that, the
+    same decision date and party names that mostly agree (word Jaccard of the normalized
+    names). `records`: record_id -> the record's citation_keys and decision_date.
     """
     own_scr = {key for key in judgment["citation_keys"] if " SCR " in key}
+    date = judgment["decision_date"]
     for key in judgment["citation_keys"]:
         hits = by_key.get(key, [])
         if len(hits) == 1:
-            record_scr = {k for k in record_keys.get(hits[0], ()) if " SCR " in k}
+            record = records[hits[0]]
+            record_scr = {k for k in record["citation_keys"] if " SCR " in k}
             if own_scr and record_scr and not own_scr & record_scr:
                 continue
+            if date and record["decision_date"] and date != record["decision_date"]:
+                continue
             return hits[0], "citation"
-    date = judgment["decision_date"]
     names = name_tokens(judgment["case_name"])
     if not date or not names:
         return None, None

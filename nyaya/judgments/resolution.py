@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from nyaya.citations.cases import CaseCitation, case_name_key, parse_case_citation
+from nyaya.judgments.identity import SAME_NAME_JACCARD, jaccard, name_tokens
 
 RESOLVED = "resolved"  # one corpus case (and the registry record, when it has one)
 REGISTRY_ONLY = "registry_only"  # in the Supreme Court registry, not among corpus judgments
@@ -48,7 +49,9 @@ class CaseResolver:
         self.key_records: dict[str, set[str]] = defaultdict(set)
         self.name_records: dict[str, set[str]] = defaultdict(set)
         self.record_case: dict[str, str] = {}
+        self.record_names: dict[str, frozenset[str]] = {}
         for rec in registry:
+            self.record_names[rec["record_id"]] = name_tokens(rec["title"])
             for key in rec["citation_keys"]:
                 self.key_records[key].add(rec["record_id"])
             self.name_records[case_name_key(rec["title"])].add(rec["record_id"])
@@ -70,8 +73,19 @@ class CaseResolver:
             why += f"; the registry holds INSC and SCR citations only, not {cite.reporter}"
         else:
             why += " and not in the registry"
-        return self._decide(self.key_cases.get(cite.key, set()),
-                            self.key_records.get(cite.key, set()), why)
+        records = self.key_records.get(cite.key, set())
+        if cite.lii_numbered and records:
+            # the registry numbers by the Court's scheme: the same number is its record only
+            # when the names written with it are the record's
+            written = name_tokens(cite.case_name)
+            records = {r for r in records
+                       if jaccard(written, self.record_names[r]) >= SAME_NAME_JACCARD}
+            why = ("LII of India's number, not printed in any corpus judgment header; the "
+                   "registry's record of that number is of other names"
+                   if cite.case_name else "LII of India's number, not printed in any corpus "
+                   "judgment header; the registry holds the Court's numbering, and no names "
+                   "are written with it to tell whether its record of that number is meant")
+        return self._decide(self.key_cases.get(cite.key, set()), records, why)
 
     def _decide(self, cases: set[str], records: set[str], why: str) -> CaseResolution:
         cases = cases | {self.record_case[r] for r in records if r in self.record_case}

@@ -115,7 +115,7 @@ def judgment_tables(corpus_root: Path, parsed_judgments: pd.DataFrame,
         registry_rows.append(row)
     by_key: dict[str, list[str]] = defaultdict(list)
     by_date: dict[str, list[dict]] = defaultdict(list)
-    record_keys = {row["record_id"]: row["citation_keys"] for row in registry_rows}
+    records = {row["record_id"]: row for row in registry_rows}
     for row in registry_rows:
         for key in row["citation_keys"]:
             by_key[key].append(row["record_id"])
@@ -127,7 +127,7 @@ def judgment_tables(corpus_root: Path, parsed_judgments: pd.DataFrame,
         row["case_id"] = case_ids[row["doc_id"]]
         row["same_case_as"] = sorted(d for d in members[row["case_id"]] if d != row["doc_id"])
         row["sc_record_id"], row["sc_match"] = match_registry(row, by_key, by_date,
-                                                              record_keys)
+                                                              records)
         if row["sc_record_id"]:
             record_docs[row["sc_record_id"]].append(row["doc_id"])
         row["text_chars"] = len(row["text"])

@@ -687,13 +687,6 @@ class CaseVerifier:
             if rec.get("decision_date"):
                 decided[int(rec["decision_date"][:4])] += 1
             cid = rec.get("case_id") or rec["record_id"]
-            linked = self.cases.get(cid)
-            if linked is not None and linked.doc_ids and linked.decision_date and rec.get(
-                    "decision_date") and linked.decision_date != rec["decision_date"]:
-                # linked on an INSC number alone: IRLeD headers print LII of India's numbers
-                # ("[1994] INSC 172" is Kartar Singh, decided 1994-03-11), the registry the
-                # Court's (1994 INSC 172 is Sardar Singh, 1994-04-26): two cases, not one
-                cid = rec["record_id"]
             record_case[rec["record_id"]] = cid
             case = self._case(cid)
             if rec.get("title"):
@@ -869,7 +862,7 @@ class CaseVerifier:
         written = cite.case_name
         # "1995 INSC 387" is the Court's numbering, which the registry holds; "[1995] INSC 387"
         # LII of India's, which IRLeD headers print: the same number, two cases
-        lii = cite.reporter == "INSC" and cite.text.startswith("[")
+        lii = cite.lii_numbered
         if cite.reporter == "INSC" and len(cases) > 1:
             cases = [c for c in cases
                      if (cite.key in c.printed_keys if lii else c.record_ids)] or cases
