@@ -204,6 +204,31 @@ def test_a_false_friend_whose_title_is_quoted(text, status):
         assert _successors(verdict) == [("BNS_2023", "194")]
 
 
+@pytest.mark.parametrize(("text", "status"), [
+    # "governing" a provision shares its stem with the cited title's "Government"
+    ("The provision governing punishment for rioting is s. 147 of the Bharatiya Nyaya "
+     "Sanhita, 2023.", FALSE_FRIEND),
+    ("Section 147 BNS governs punishment for rioting.", FALSE_FRIEND),
+    # the Government named, the cited section may be meant
+    ("Punishment for rioting against the Government is in s. 147 BNS.", VERIFIED),
+])
+def test_prose_about_a_provision_is_not_a_word_of_its_title(text, status):
+    sections = [*SECTIONS,
+                _section("BNS_2023", "147", "Waging, or attempting to wage war, or abetting "
+                         "waging of war, against Government of India", "Whoever wages war "
+                         "against the Government of India, or attempts to wage such war, or "
+                         "abets the waging of such war, shall be punished with death."),
+                _section("IPC_1860", "147", "Punishment for rioting", "Whoever is guilty of "
+                         "rioting, shall be punished with imprisonment."),
+                _section("BNS_2023", "191", "Rioting", "Whoever is guilty of rioting shall "
+                         "be punished with imprisonment.")]
+    checker = StatuteChecker(REGISTRY, sections, [*TRANSITIONS, _link("147", "191")])
+    verdict = _one(text, checker)
+    assert verdict.status == status, verdict.reason
+    if status == FALSE_FRIEND:
+        assert _successors(verdict) == [("BNS_2023", "191")]
+
+
 def test_reverse_false_friend_is_opt_in(checker):
     text = "The accused committed murder, so Section 103 IPC applies."
     assert _one(text, checker).status == VERIFIED

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import date
 from functools import lru_cache
@@ -178,18 +178,24 @@ def _stem(word: str) -> str:
 
 STOP_STEMS = {_stem(word) for word in STOP_WORDS}
 TITLE_STEMS = {_stem(word) for word in TITLE_WORDS}
+# prose about a provision whose stem is a word of the law's: "the provision governing
+# rioting" is not about the Government, as the stem alone would have it
+PROSE_WORDS = {"governing", "governs", "governed"}
+
+
+def _stems(text: str) -> Iterator[str]:
+    return (_stem(word) for word in WORD.findall(text.lower()) if word not in PROSE_WORDS)
 
 
 @lru_cache(maxsize=8192)
 def _terms(text: str) -> frozenset[str]:
-    stems = (_stem(word) for word in WORD.findall(text.lower()))
-    return frozenset(stem for stem in stems if stem not in STOP_STEMS)
+    return frozenset(stem for stem in _stems(text) if stem not in STOP_STEMS)
 
 
 @lru_cache(maxsize=8192)
 def _title_terms(text: str) -> frozenset[str]:
     """_terms with TITLE_WORDS kept: the words the sibling rule compares titles by."""
-    stems = (_stem(word) for word in WORD.findall(text.lower()))
+    stems = _stems(text)
     return frozenset(stem for stem in stems if stem in TITLE_STEMS or stem not in STOP_STEMS)
 
 
