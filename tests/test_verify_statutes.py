@@ -590,7 +590,15 @@ def test_a_title_word_is_read_with_its_definition(sections, status):
 
 _chapter_xvii = _in_chapter("XVII", "IPC_1860")
 _chapter_xii = _in_chapter("XII", "IPC_1860")
+_chapter_v = _in_chapter("V", "IPC_1860")
 QUOTED = [
+    _chapter_v("114", "Abettor present when offence is committed",
+               "Whenever any person, who if absent would be liable to be punished as an abettor, "
+               "is present when the act or offence is committed, he shall be deemed to have "
+               "committed such act or offence."),
+    _chapter_v("117", "Abetting commission of offence by the public or by more than ten persons",
+               "Whoever abets the commission of an offence by the public generally or by any "
+               "number or class of persons exceeding ten."),
     _chapter_viii("25", "Confession to police officer not to be proved",
                   "No confession made to a police officer shall be proved as against a person."),
     _chapter_viii("26", "Confession by accused while in custody of police not to be proved "
@@ -623,6 +631,11 @@ QUOTED = [
     ("The accused, a public servant, committed criminal breach of trust and was convicted "
      "under Section 409 IPC.", "VERIFIED", None),
     ("He was charged with criminal breach of trust under Section 409 IPC.", "VERIFIED", None),
+    # a title that shares no word with the cited one's, quoted whole
+    ("The provision on abettor present when offence is committed is Section 117 of the Indian "
+     "Penal Code, 1860.", "SIBLING_MEANT", "114"),
+    ("Abetting commission of offence by the public, the abettor being present when the offence "
+     "is committed: s. 117 IPC.", "VERIFIED", None),
 ])
 def test_a_sibling_whose_title_is_quoted_whole_is_named(text, status, meant):
     """A title quoted word for word says what the sentence is about, however few words it

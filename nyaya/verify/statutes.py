@@ -37,12 +37,15 @@ other than TITLE_WORDS (a judgment's "the Court" or "fine" is no sign), weighing
 SIBLING_DISTINCT by how rare they are among the chapter's titles (log(N / titles holding the
 word)), and the sibling's description (as for FALSE_FRIEND) overlaps the sentence by at least
 FF_MARGIN more than the cited one's; two siblings that tie are left alone. Tried first: a
-sentence that quotes a section's title word for word (QUOTED_TERMS words or more; of a title
-longer than QUOTED_WORDS words, its start) describes it. A section of the chapter whose title
-shares SIBLING_SHARED words with the cited one's, and is not a part of it (IPC 405 "Criminal
-breach of trust" is named beside 409, which aggravates it), is the one meant when the sentence
-quotes it, holds none of the cited title's own words, and the section's description fits the
-sentence at least as well; its words need not be rare, and boilerplate counts. A phrase that cites
+sentence that quotes a section's title word for word (QUOTED_TERMS words or more, or two in a
+phrase of QUOTED_PHRASE words; of a title longer than QUOTED_WORDS words, its start) describes
+it. A section of the chapter whose title
+is not a part of the cited one's (IPC 405 "Criminal breach of trust" is named beside 409, which
+aggravates it) is the one meant when the sentence quotes it, holds none of the cited title's
+own words, and the section's description fits the sentence at least as well; its words need
+not be rare, nor shared with the cited title ("Abettor present when offence is committed",
+IPC 114, quoted for 117, "Abetting commission of offence by the public ..."), and boilerplate
+counts. A phrase that cites
 two sections or more ("sections 286 and 287 BNS", "section 302 read with section 34 IPC") is
 not judged: its sentence is the list's. Sections are counted as the extractor parsed them, so
 an Act's year ("Section 287 of the Bharatiya Nyaya Sanhita, 2023", "BNS_2023 s.287") or a
@@ -122,7 +125,9 @@ FF_RATIO = 2.0
 SIBLING_SHARED = 2
 SIBLING_JACCARD = 0.4
 SIBLING_DISTINCT = 1.0  # log(N / df): a word in at most a third of the chapter's titles
-QUOTED_TERMS = 3  # a title quoted whole names three words or more ("Power to make rules")
+QUOTED_TERMS = 3  # a title quoted whole names three words or more ("Power to make rules"),
+QUOTED_PHRASE = 5  # or two in a phrase of five words or more ("Abettor present when offence is
+# committed")
 QUOTED_WORDS = 12  # of a longer title, a sentence may quote the first twelve words
 PHRASE_WORD = re.compile(r"[a-z0-9]+")
 
@@ -241,6 +246,7 @@ def _quoted(title: str) -> str:
 class _Sibling:
     row: dict
     quoted: bool  # the sentence quotes its whole title (else: its rare words)
+    near: bool  # its title shares SIBLING_SHARED words with the cited one's
 
 
 @dataclass(frozen=True)
@@ -590,11 +596,12 @@ class StatuteChecker:
         # section is not flagged
         key = self._quoted_sibling(sentence, context, quotable)
         if key is not None and self._fits_better(sentence, own, own_title, chapter, key, 0.0):
-            return _Sibling(self.lookup.sections[key], quoted=True)
+            near = len(self._chapter_titles(chapter)[key] & own_title) >= SIBLING_SHARED
+            return _Sibling(self.lookup.sections[key], quoted=True, near=near)
         key = self._distinct_sibling(own_title, siblings, context, chapter)
         if key is not None and self._fits_better(sentence, own, own_title, chapter, key,
                                                  FF_MARGIN):
-            return _Sibling(self.lookup.sections[key], quoted=False)
+            return _Sibling(self.lookup.sections[key], quoted=False, near=True)
         return None
 
     def _fits_better(self, sentence: str, own: tuple[str, str], own_title: frozenset[str],
@@ -648,21 +655,22 @@ class StatuteChecker:
                        chapter: tuple[str, str]
                        ) -> list[tuple[tuple[str, str], str, frozenset[str], frozenset[str]]]:
         """The sections of the chapter a sentence may quote instead of the cited one, once per
-        section: a title whose quoted part (`_quoted`) has QUOTED_TERMS words or more, sharing
-        SIBLING_SHARED words with the cited title and not a part of it (a title inside the
-        cited one's, "Criminal breach of trust" in IPC 409's, is the offence 409 aggravates,
-        rightly named beside it); each with that part, its words and the words that set the
-        cited title apart from it."""
+        section: a title whose quoted part (`_quoted`) has QUOTED_TERMS words or more (two in
+        a phrase of QUOTED_PHRASE words will do), not a part of the cited one's (a title inside
+        the cited one's, "Criminal breach of trust" in IPC 409's, is the offence 409
+        aggravates, rightly named beside it); each with that part, its words and the words
+        that set the cited title apart from it."""
         found = self._quotable.get(own)
         if found is None:
             found = self._quotable[own] = []
             for key, title in self._chapter_titles(chapter).items():
-                if key == own or len(title & own_title) < SIBLING_SHARED or title <= own_title:
+                if key == own or title <= own_title:
                     continue
                 quoted = _quoted(str(self.lookup.sections[key].get("title") or ""))
                 words = _title_terms(quoted)
-                if len(words) >= QUOTED_TERMS and len(words & own_title) >= SIBLING_SHARED \
-                        and own_title - title:
+                long_enough = len(words) >= QUOTED_TERMS or (
+                    len(words) == 2 and quoted.count(" ") + 1 >= QUOTED_PHRASE)
+                if long_enough and own_title - title:
                     found.append((key, _phrase(quoted), words, own_title - title))
         return found
 
@@ -692,9 +700,10 @@ class StatuteChecker:
                                "relation": "sibling in the same chapter"}]
         signs = (f"the sentence quotes {meant}'s title" if found.quoted
                  else f"{meant}'s are")
+        alike = "with a near-same title" if found.near else "of another title"
         verdict.reason = (
             f"{cited} exists ({result.title}), but the text describes {meant} "
-            f"({sibling.get('title')}), a section of its chapter with a near-same title: "
+            f"({sibling.get('title')}), a section of its chapter {alike}: "
             f"none of the words that set {cited}'s title apart is in the sentence, and "
             f"{signs}. Remove this citation; a person must check {meant} before citing it.")
         return verdict
