@@ -684,6 +684,9 @@ def test_an_lii_number_is_checked_against_the_case_whose_header_prints_it() -> N
     [unchecked] = CaseVerifier(by_scr, registry, now_year=2025).verify(text)
     assert unchecked.status == UNVERIFIABLE, unchecked.reason
     assert "LII of India's numbering" in unchecked.reason
+    # the case the names are, so that it can be cited by the Court's own citation
+    assert "the names written are those of SH. BILESHWAR KHAND UDYOG" in unchecked.reason
+    assert unchecked.matched["id"] == "SC:1995 INSC 30"
     by_lii = [{**by_scr[0], "case_name": "Bhushan Uttam Khare v. Dean",
                "citation_keys": ["1995 INSC 29", "[1995] 1 SCR 386"]}]
     [wrong] = CaseVerifier(by_lii, registry, now_year=2025).verify(text)

@@ -892,11 +892,14 @@ class CaseVerifier:
                             f"{cite.year} we hold has them (the registry holds that year in "
                             "full): the number is another case's; find this case's citation",
                             other), None)
+                    named = self._held_under_names(written, cite.year)
+                    also = (f"; the names written are those of {named.label()}, which the "
+                            "Court's own citation identifies" if named is not None else "")
                     return CaseCheck(self._verdict(
                         cite, UNVERIFIABLE, f"'{cite.text}', in square brackets, is LII of "
                         f"India's numbering, not the Court's neutral citation the registry "
                         f"holds ({cite.key} is {case.label()}), so '{written}' cannot be "
-                        "checked against it: confirm it in the reporter", case), None)
+                        f"checked against it{also}: confirm it in the reporter", named), None)
                 return CaseCheck(self._verdict(
                     cite, NAME_MISMATCH, f"{cite.key} is the citation of {case.label()}, not of "
                     f"'{written}'; cite that case or find the right citation for this one",
@@ -1165,7 +1168,12 @@ class CaseVerifier:
         years = range(cite.year - 1, cite.year + 1)
         if self.names.search(written, years, loose=True) or self._printed_names(cite, written):
             return None
-        for _, case_id in self._ranked(written, cite.year, self.names.search(written)):
+        return self._held_under_names(written, cite.year)
+
+    def _held_under_names(self, written: str, year: int | None) -> Case | None:
+        """The dated case held whose names are those written, the likeliest first
+        (`_ranked`), or None."""
+        for _, case_id in self._ranked(written, year or 0, self.names.search(written)):
             case = self.cases[case_id]
             if case.year is not None and self._similarity(written, case) >= NAME_MATCH:
                 return case
