@@ -893,8 +893,8 @@ class CaseVerifier:
                             "full): the number is another case's; find this case's citation",
                             other), None)
                     named = self._held_under_names(written, cite.year)
-                    also = (f"; the names written are those of {named.label()}, which the "
-                            "Court's own citation identifies" if named is not None else "")
+                    also = (f"; the names written are those of {named.label()}"
+                            if named is not None else "")
                     return CaseCheck(self._verdict(
                         cite, UNVERIFIABLE, f"'{cite.text}', in square brackets, is LII of "
                         f"India's numbering, not the Court's neutral citation the registry "
