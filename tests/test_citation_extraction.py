@@ -640,10 +640,33 @@ def test_case_name_forms_are_read_whole(text: str, name: str) -> None:
     ("In Ram v. Shyam at page 5, AIR 1978 SC 597.", None),
     ("In Ram v. Shyam. AIR 1978 SC 597 was cited.", None),  # a sentence apart
     ("In Ram v. Shyam - the court held, AIR 1978 SC 597.", None),
+    # a plural's apostrophe inside a party's name, straight or curly, in capitals too
+    ("In Workmen v. Hindustan Lever Employees' Union, (1984) 4 SCC 392, held.",
+     "Workmen v. Hindustan Lever Employees' Union"),
+    ("See Bank of India v. United Bank of India Retirees’ Welfare Association, (2018) 5 SCC 1.",
+     "Bank of India v. United Bank of India Retirees’ Welfare Association"),
+    ("See Bank of India v. United Bank of India RETIREES’ WELFARE ASSOCIATION, (2018) 5 SCC 1.",
+     "Bank of India v. United Bank of India RETIREES’ WELFARE ASSOCIATION"),
+    # a petitioner's number just before "v.", as the registry prints tax authorities
+    ("See Commissioner of Income Tax 14 v. Jasjit Singh, (2016) 3 SCC 1.",
+     "Commissioner of Income Tax 14 v. Jasjit Singh"),
+    ("See Income Tax Officer Ward 1(2) v. Jasjit Singh, (2016) 3 SCC 1.",
+     "Income Tax Officer Ward 1(2) v. Jasjit Singh"),
 ])
 def test_case_name_forms_end_where_the_name_does(text: str, name: str | None) -> None:
     cites = [c for c in extract_case_citations(text) if c.kind == "reporter"]
     assert [c.case_name for c in cites] == [name]
+
+
+@pytest.mark.parametrize("text", [
+    "Ram Kumar v. Shyam Lal, (1990) 2 SCC 14 v. Mohan Das, (1991) 1 SCC 1.",
+    "Ram Kumar v. Shyam Lal, AIR 1990 SC 14 v. Mohan Das.",
+])
+def test_a_citations_page_is_no_partys_number(text: str) -> None:
+    """A petitioner may end in a number ("Income Tax 14 v."), but never reaches back into a
+    reporter citation before it, whose page would be read as one."""
+    names = [c.case_name for c in extract_case_citations(text) if c.case_name]
+    assert not any("SC" in name for name in names), names
 
 
 # A full citation is one unit: the names are read up to the citation they precede, commas

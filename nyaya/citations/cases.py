@@ -510,6 +510,7 @@ def _left_party(words: _Words, pos: int, floor: int) -> tuple[int, int] | None:
     taken: list[tuple[int, int, str, str]] = []  # (start, end, token, lower-case core)
     prev_start = pos
     pending = None  # a capitalised stop word ("Ail Was v."): a name word before it keeps it
+    number = None  # a unit's number just before "v." ("Income Tax 14 v."): kept the same way
     bracket: list[tuple[int, int, str, str]] | None = None  # "Maharashtra)": read back to "("
     for tok_start, tok_end, tok in words.before(pos, max(floor, pos - 24 * MAX_LEFT)):
         if len(taken) >= MAX_LEFT or (prev_start - tok_end > 1
@@ -531,6 +532,15 @@ def _left_party(words: _Words, pos: int, floor: int) -> tuple[int, int] | None:
                 prev_start = tok_start
             continue
         word = _left_word(tok)
+        if number is not None:
+            if not word.keeps_held or word.low not in NUMBERED_UNITS:
+                break  # "A. K. Gopalan 571 v.": a report's page in the text, not a party's
+            taken.append(number)
+            number = None
+        elif not taken and pending is None and NAME_NUMBER.fullmatch(tok):
+            number = (tok_start, tok_end, tok, tok.lower())
+            prev_start = tok_start
+            continue
         if pending is not None:  # "by" only after "(D)" or "Rep.": "Gaya Din (D) By Lrs. v."
             if not (word.low in DECEASED | REPRESENTED if pending[3] == "by"
                     else word.keeps_held):
@@ -589,6 +599,11 @@ ETCS = {"etc", "etc."}
 
 
 DIGIT = re.compile(r"[0-9]")
+# the words a petitioner's number may follow, as the registry's titles print them ("Commissioner
+# of Income Tax 14 v.", "Bombay City 1", "Circle 2(1)"); after any other, a number before "v."
+# is a report's page or a footnote the text carries
+NUMBERED_UNITS = {"tax", "circle", "ward", "range", "city", "zone", "division", "unit",
+                  "region", "central", "officer", "bench"}
 FOOTNOTE = re.compile(r"([^\s()\[\]]+)\([0-9]{1,2}\)[.,;:]?$")
 OPENERS = "([" + QUOTES
 VERSUS_WORDS = {"v", "v.", "vs", "vs.", "versus", "v/s", "v/s."}
@@ -704,7 +719,7 @@ def _right_party(words: _Words, pos: int, title: bool) -> tuple[int, int] | None
         prev_end = tok_end
         if depth < 0:  # closes a bracket opened before the name: "(X v. Y)"
             break
-        if word.closes:
+        if word.closes and not _possessive(tok, text, tok_end):
             break
     while taken and (taken[-1][3] in TRAILING_CONNECTORS
                      or not (_capital(taken[-1][2].strip(EDGE)) or taken[-1][3] in CONNECTORS)):
@@ -727,10 +742,19 @@ def _right_party(words: _Words, pos: int, title: bool) -> tuple[int, int] | None
     return (start, end) if start < end else None
 
 
-def _case_names(words: _Words) -> list[CaseCitation]:
+def _possessive(tok: str, text: str, end: int) -> bool:
+    """A plural's apostrophe inside a party's name, not a closing quote: "Employees' Union",
+    "Retirees’ Welfare Association"."""
+    return len(tok) > 3 and tok[-1] in "'’" and tok[-2] in "sS" and bool(
+        CAPITAL_NEXT.match(text, end))
+
+
+def _case_names(words: _Words, reporter_ends: list[int]) -> list[CaseCitation]:
     """Names around each "v.", every test made as soon as what it reads is known, so dense
     text that is not a name ("K. V. Rao", "Court v. ...") costs as little scanning as can be
-    (`words` are read only around a "v." worth reading around)."""
+    (`words` are read only around a "v." worth reading around). A petitioner never reaches
+    back over a reporter citation (`reporter_ends`, sorted): "(1990) 2 SCC 14 v." is a page,
+    not a party's number."""
     text = words.text
     out: list[CaseCitation] = []
     last_end = 0
@@ -738,19 +762,21 @@ def _case_names(words: _Words) -> list[CaseCitation]:
         vs_start, vs_end = m.span()
         if vs_start < last_end:
             continue
+        i = bisect_right(reporter_ends, vs_start) - 1
+        floor = max(last_end, reporter_ends[i]) if i >= 0 else last_end
         # A capital "V." is a party separator only in an all-capitals title on one line, not
         # an initial ("RAMASWAMI, V.", "K. V. Rao") or a numeral ("Part V of").
         capital = m.group() in ("V", "V.")
         if capital and (text[vs_end:vs_end + 1] != " " or text[vs_end + 1:vs_end + 2] in "(["):
             continue
         # the cheap tests first: "v. v. v.", "the v. the", "K. V. Rao" end here
-        before = _word_before(text, vs_start - 1, last_end)
+        before = _word_before(text, vs_start - 1, floor)
         if not _could_be_party(before, True) or (capital and before.upper() != before):
             continue
         after = _word_after(text, vs_end)
         if not _could_be_party(after, False) or (capital and after.upper() != after):
             continue
-        left = _left_party(words, vs_start - 1, last_end)
+        left = _left_party(words, vs_start - 1, floor)
         if left is None:
             continue
         pet = text[left[0]:left[1]]
@@ -801,7 +827,8 @@ def _could_be_party(word: str, left: bool) -> bool:
         return False  # a capital "V." may be an initial, "Was" a word of a name
     return (core[0].isupper() or low.startswith(("m/s", "&", "@")) or low in CONNECTORS
             or (left and word.rstrip(",;:")[-1:] == ")" and core.isalpha()
-                and low not in SHORT_FORM_WORDS))  # "Ram Lal (since deceased) v."
+                and low not in SHORT_FORM_WORDS)  # "Ram Lal (since deceased) v."
+            or (left and NAME_NUMBER.fullmatch(word) is not None))  # "Income Tax 14 v."
 
 
 def _roman_petitioner_ok(pet: str) -> bool:
@@ -1120,7 +1147,8 @@ def extract_case_citations(text: str) -> list[CaseCitation]:
     masks = [CaseCitation(m.start(), m.end(), m.group(), MASKED, None, None, None, None, None,
                           False, None, None, None, None) for m in MASK.finditer(text)]
     words = _Words(text)
-    names, reporters = _attach_names(words, _case_names(words), reporters)
+    names, reporters = _attach_names(words, _case_names(words, sorted(r.end for r in reporters)),
+                                     reporters)
     full = sorted([*reporters, *masks, *names], key=_SPAN)
     refs = _supra_refs(text, [(c.start, c.end) for c in chain(names, reporters)])
     refs += _ibid_refs(text, [(c.start, c.end) for c in chain(full, refs)])
