@@ -652,6 +652,14 @@ def test_case_name_forms_are_read_whole(text: str, name: str) -> None:
      "Commissioner of Income Tax 14 v. Jasjit Singh"),
     ("See Income Tax Officer Ward 1(2) v. Jasjit Singh, (2016) 3 SCC 1.",
      "Income Tax Officer Ward 1(2) v. Jasjit Singh"),
+    # a party's bracketed letter or an accused's number, and a long bracket of a new name
+    ("In Indian National Congress (I) v. Institute of Social Welfare, (2002) 5 SCC 685.",
+     "Indian National Congress (I) v. Institute of Social Welfare"),
+    ("See State of Tamil Nadu v. Suresh (A-2) and Anr., (2017) 1 SCC 1.",
+     "State of Tamil Nadu v. Suresh (A-2) and Anr."),
+    ("See Zee Telefilms Ltd. (Now Known As Zee Entertainment Enterprises Ltd.) v. Suresh "
+     "Productions, (1995) 1 SCC 1.", "Zee Telefilms Ltd. (Now Known As Zee Entertainment "
+     "Enterprises Ltd.) v. Suresh Productions"),
 ])
 def test_case_name_forms_end_where_the_name_does(text: str, name: str | None) -> None:
     cites = [c for c in extract_case_citations(text) if c.kind == "reporter"]

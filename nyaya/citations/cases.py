@@ -476,14 +476,15 @@ class _LeftWord(NamedTuple):
 def _left_word(tok: str) -> _LeftWord:
     core, low, final, digit = _facts(tok)
     closes = tok[-1] in ",;:]" or final
+    tag = PARTY_TAG.fullmatch(tok) is not None
     return _LeftWord(
         low,
         held=(low in MID_NAME_STOP and core[0].isupper() and not closes) or low == "by",
         # a capital "V." here is an initial ("K. V. Rao"): no separator
-        stop=not core or low in LEFT_STOP or (low in VERSUS_WORDS and core not in ("V", "V."))
-        or digit,
+        stop=not tag and (not core or low in LEFT_STOP or digit
+                          or (low in VERSUS_WORDS and core not in ("V", "V."))),
         closes=closes,
-        name_like=bool(core) and (core[0].isupper() or low in CONNECTORS
+        name_like=bool(core) and (core[0].isupper() or low in CONNECTORS or tag
                                   or low.startswith(("&", "m/s", "@")) or _bracketed(tok)),
         opens=tok[0] in OPENERS and tok[-1] not in ")]" and not (
             tok[0] == "(" and ")" in tok),  # "(DEAD)THROUGH Lrs.": closed within the word
@@ -492,7 +493,12 @@ def _left_word(tok: str) -> _LeftWord:
 
 
 SHORT_FORM_WORDS = {"supra", "ibid", "id"}
-BRACKET_WORDS = 6  # words a bracket inside a name may hold: "State (Govt. of NCT of Delhi)"
+# words a bracket inside a name may hold: "State (Govt. of NCT of Delhi)", "Zee Telefilms Ltd.
+# (Now Known As Zee Entertainment Enterprises Ltd.)"
+BRACKET_WORDS = 10
+# a bracketed tag inside a party's name: a party's letter ("Indian National Congress (I)") or
+# an accused's number ("Suresh (A-2)")
+PARTY_TAG = re.compile(r"\((?:[A-Z]|[A-Z]-?[0-9]{1,2})\),?")
 
 
 def _bracketed(tok: str) -> bool:
@@ -670,7 +676,8 @@ def _right_word(tok: str) -> _RightWord:
         core, low,
         footnote=footnote.group(1) if footnote and _capital(footnote.group(1)) else None,
         versus=low in VERSUS_WORDS and core not in ("V", "V."),
-        ends_scan=not core or digit or low in ("supra", "ibid", "citation", "citator"),
+        ends_scan=not core or (digit and not PARTY_TAG.fullmatch(tok))
+        or low in ("supra", "ibid", "citation", "citator"),
         may_stop=low in RIGHT_STOP or low.rstrip(".") in RIGHT_STOP,
         capital=capital,
         name_like=bool(core) and (capital or low in CONNECTORS or low[0] in "&@"),
@@ -818,6 +825,8 @@ def _word_after(text: str, pos: int) -> str:
 
 @lru_cache(maxsize=1 << 16)
 def _could_be_party(word: str, left: bool) -> bool:
+    if PARTY_TAG.fullmatch(word):
+        return True
     core = _core(word)
     if not core:
         return False
