@@ -609,6 +609,12 @@ QUOTED = [
                   "misappropriates it."),
     _chapter_xvii("409", "Criminal breach of trust by public servant, or by banker, merchant or "
                   "agent", "Whoever, being a public servant, commits criminal breach of trust."),
+    _chapter_xii("241", "Delivery of coin as genuine, which, when first possessed, the deliverer "
+                 "did not know to be counterfeit", "Whoever delivers to any other person as "
+                 "genuine any counterfeit coin."),
+    _chapter_xii("254", "Delivery of coin as genuine, which, when first possessed, the deliverer "
+                 "did not know to be altered", "Whoever delivers to any other person as "
+                 "genuine any coin which he knows to be altered."),
     _chapter_xii("251", "Delivery of Indian coin, possessed with knowledge that it is altered",
                  "Whoever, having any coin in his possession, delivers it to another."),
     _chapter_xii("253", "Possession of Indian coin by person who knew it to be altered when he "
@@ -636,6 +642,9 @@ QUOTED = [
      "Penal Code, 1860.", "SIBLING_MEANT", "114"),
     ("Abetting commission of offence by the public, the abettor being present when the offence "
      "is committed: s. 117 IPC.", "VERIFIED", None),
+    # two titles alike in their first twelve words, the cited one quoted as far as the other
+    ("Reliance is placed on s. 254 IPC, which deals with delivery of coin as genuine, which, "
+     "when first possessed, the deliverer did not know to be.", "VERIFIED", None),
 ])
 def test_a_sibling_whose_title_is_quoted_whole_is_named(text, status, meant):
     """A title quoted word for word says what the sentence is about, however few words it

@@ -595,6 +595,9 @@ class StatuteChecker:
         # when its title is quoted, else clearly better: a judge's paraphrase of the cited
         # section is not flagged
         key = self._quoted_sibling(sentence, context, quotable)
+        if key is not None and _quoted(str(result.title or "")) and _phrase(
+                _quoted(str(result.title or ""))) in _phrase(sentence):
+            key = None  # the cited title is quoted as far: two titles that differ past it
         if key is not None and self._fits_better(sentence, own, own_title, chapter, key, 0.0):
             near = len(self._chapter_titles(chapter)[key] & own_title) >= SIBLING_SHARED
             return _Sibling(self.lookup.sections[key], quoted=True, near=near)
