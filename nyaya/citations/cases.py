@@ -543,7 +543,7 @@ def _left_party(words: _Words, pos: int, floor: int) -> tuple[int, int] | None:
                 break  # "A. K. Gopalan 571 v.": a report's page in the text, not a party's
             taken.append(number)
             number = None
-        elif not taken and pending is None and NAME_NUMBER.fullmatch(tok):
+        elif not taken and pending is None and UNIT_NUMBER.fullmatch(tok):
             number = (tok_start, tok_end, tok, tok.lower())
             prev_start = tok_start
             continue
@@ -610,6 +610,10 @@ DIGIT = re.compile(r"[0-9]")
 # is a report's page or a footnote the text carries
 NUMBERED_UNITS = {"tax", "circle", "ward", "range", "city", "zone", "division", "unit",
                   "region", "central", "officer", "bench"}
+# a unit's number: two digits at most ("Section 302 v." is no party), a sub-number, or a
+# designator ("Range-1", "R1")
+UNIT_NUMBER = re.compile(r"[0-9]{1,2}(?:\([0-9]{1,2}\))?|[A-Za-z()]{1,15}-[0-9]{1,3}"
+                         r"|[A-Za-z][0-9]{1,2}")
 FOOTNOTE = re.compile(r"([^\s()\[\]]+)\([0-9]{1,2}\)[.,;:]?$")
 OPENERS = "([" + QUOTES
 VERSUS_WORDS = {"v", "v.", "vs", "vs.", "versus", "v/s", "v/s."}
@@ -837,7 +841,7 @@ def _could_be_party(word: str, left: bool) -> bool:
     return (core[0].isupper() or low.startswith(("m/s", "&", "@")) or low in CONNECTORS
             or (left and word.rstrip(",;:")[-1:] == ")" and core.isalpha()
                 and low not in SHORT_FORM_WORDS)  # "Ram Lal (since deceased) v."
-            or (left and NAME_NUMBER.fullmatch(word) is not None))  # "Income Tax 14 v."
+            or (left and UNIT_NUMBER.fullmatch(word) is not None))  # "Income Tax 14 v."
 
 
 def _roman_petitioner_ok(pet: str) -> bool:
