@@ -9,8 +9,14 @@ Needs the ingested tables (`nyaya run --job ingest_job`, or `make run`) under NY
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
+
+# the code of the checkout this script is in, not the installed one: a worktree of an older
+# commit measures that commit
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pandas as pd
 
