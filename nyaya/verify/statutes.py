@@ -39,13 +39,13 @@ word)), and the sibling's description (as for FALSE_FRIEND) overlaps the sentenc
 FF_MARGIN more than the cited one's; two siblings that tie are left alone. Tried first: a
 sentence that quotes a section's title word for word (QUOTED_TERMS words or more, or two in a
 phrase of QUOTED_PHRASE words; of a title longer than QUOTED_WORDS words, its start) describes
-it. A section of the chapter whose title
-is not a part of the cited one's (IPC 405 "Criminal breach of trust" is named beside 409, which
-aggravates it) is the one meant when the sentence quotes it, holds none of the cited title's
-own words, and the section's description fits the sentence at least as well; its words need
-not be rare, nor shared with the cited title ("Abettor present when offence is committed",
-IPC 114, quoted for 117, "Abetting commission of offence by the public ..."), and boilerplate
-counts. A phrase that cites
+it. A section of the chapter whose title is not a part of the cited one's (IPC 405 "Criminal
+breach of trust" is named beside 409, which aggravates it) is the one meant when the sentence
+quotes it, holds none of the cited title's own words, does not quote the cited title as far
+(IPC 241 and 254 share their first twelve words), and the section's description fits the
+sentence at least as well; its words need not be rare, nor shared with the cited title
+("Abettor present when offence is committed", IPC 114, quoted for 117, "Abetting commission
+of offence by the public ..."), and boilerplate counts. A phrase that cites
 two sections or more ("sections 286 and 287 BNS", "section 302 read with section 34 IPC") is
 not judged: its sentence is the list's. Sections are counted as the extractor parsed them, so
 an Act's year ("Section 287 of the Bharatiya Nyaya Sanhita, 2023", "BNS_2023 s.287") or a
