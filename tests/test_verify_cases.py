@@ -624,6 +624,26 @@ def test_a_name_cited_alone_is_read_on_to_a_held_cases_name(text: str, status: s
     assert text[verdict.span[0]:verdict.span[1]] == shown
 
 
+def test_the_citations_after_a_name_read_on_are_checked_with_it() -> None:
+    """The extractor stops at "for the" ("Board of Trustees for the Port of Calcutta"); read on
+    to a held case's whole name, the name ends there, so the citations after it are its own,
+    and a parallel citation of another case is a mismatch."""
+    registry = [_record(2006, 677, "EVEREST INDUSTRIES LTD. versus BOARD OF TRUSTEES FOR THE "
+                                   "PORT OF CALCUTTA"),
+                _record(1997, 40, "ASSOCIATED STONE INDUSTRIES versus COMMISSIONER OF INCOME "
+                                  "TAX", "[1997] 1 SCR 957")]
+    verifier = CaseVerifier([], registry, now_year=2025)
+    text = ("In Everest Industries Ltd. v. Board of Trustees for the Port of Calcutta, 2006 INSC "
+            "677, [1997] 1 SCR 957, the Court held so.")
+    name, own, other = verifier.verify(text)
+    assert (name.status, own.status) == (FOUND, FOUND), (name.reason, own.reason)
+    assert other.status == NAME_MISMATCH and "ASSOCIATED STONE" in other.reason
+    # a citation further on, past other words, is not the name's
+    [_, far] = verifier.verify("In Everest Industries Ltd. v. Board of Trustees for the Port of "
+                               "Calcutta, as held in [1997] 1 SCR 957.")
+    assert far.status == FOUND and "ASSOCIATED STONE" in far.reason
+
+
 def test_name_absence_can_be_turned_off() -> None:
     verifier = CaseVerifier([], _named_registry(), now_year=2025, name_absence=False)
     [verdict] = verifier.verify("Meena Ansari v. State of Kerala, (1996) 3 SCC 460")

@@ -50,6 +50,10 @@ import pyarrow.parquet as pq
 
 from nyaya.citations.cases import (
     CASE_NAME,
+    GAP_TO_REPORTER,
+    NEUTRAL,
+    PARALLEL_GAP,
+    REPORTER,
     SHORT_FORM,
     TAIL,
     CaseCitation,
@@ -822,9 +826,26 @@ class CaseVerifier:
                 read_on = self._read_on(text, cite, floor, ceiling)
                 if read_on is not None:
                     by_span[(cite.start, cite.end)] = CaseCheck(self._found(*read_on), None)
+                    self._name_what_follows(text, read_on[0], cites[index + 1:], by_span)
         self._check_parallel(cites, by_span)
         return [by_span[(c.start, c.end)] if c.antecedent is None
                 else _short_form_check(c, by_span[c.antecedent]) for c in cites]
+
+    def _name_what_follows(self, text: str, name: CaseCitation, after: list[CaseCitation],
+                           by_span: dict[tuple[int, int], CaseCheck]) -> None:
+        """The unnamed citations right after a name read on to a held case's whole name
+        ("Everest Industries Ltd. v. Board of Trustees for the Port of Calcutta, 2006 INSC
+        677, [1997] 1 SCR 957", cut by the extractor at "for the"), checked with that name as
+        one full citation: the name ends exactly where the held one does, so what follows it
+        across a separator is its citation."""
+        reach = GAP_TO_REPORTER.match(text, name.end).end()
+        for cite in after:
+            if cite.start > reach or cite.case_name or cite.kind not in (REPORTER, NEUTRAL):
+                return
+            named = replace(cite, case_name=name.case_name, petitioner=name.petitioner,
+                            respondent=name.respondent, full_start=name.start)
+            by_span[(cite.start, cite.end)] = self.check(named)
+            reach = PARALLEL_GAP.match(text, cite.end).end()
 
     def _check_parallel(self, cites: list[CaseCitation],
                         by_span: dict[tuple[int, int], CaseCheck]) -> None:
