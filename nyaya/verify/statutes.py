@@ -594,10 +594,7 @@ class StatuteChecker:
         # the sibling's whole description (title and opening text) fits the sentence as well
         # when its title is quoted, else clearly better: a judge's paraphrase of the cited
         # section is not flagged
-        key = self._quoted_sibling(sentence, context, quotable)
-        if key is not None and _quoted(str(result.title or "")) and _phrase(
-                _quoted(str(result.title or ""))) in _phrase(sentence):
-            key = None  # the cited title is quoted as far: two titles that differ past it
+        key = self._quoted_sibling(sentence, context, quotable, str(result.title or ""))
         if key is not None and self._fits_better(sentence, own, own_title, chapter, key, 0.0):
             near = len(self._chapter_titles(chapter)[key] & own_title) >= SIBLING_SHARED
             return _Sibling(self.lookup.sections[key], quoted=True, near=near)
@@ -635,12 +632,15 @@ class StatuteChecker:
 
     def _quoted_sibling(self, sentence: str, context: frozenset[str],
                         quotable: list[tuple[tuple[str, str], str, frozenset[str],
-                                             frozenset[str]]]) -> tuple[str, str] | None:
+                                             frozenset[str]]],
+                        own_title: str) -> tuple[str, str] | None:
         """The section of `quotable` (`_quotable_near`) whose title the sentence quotes word
         for word (whole, or its first QUOTED_WORDS words), no word that sets the cited title
-        apart being in the sentence; None when none, or two quoted as long. Boilerplate words
-        count here ("Courts of Judicial Magistrates" against "Subordination of ..."), and the
-        title's words need not be rare: quoted, a title is what the sentence is about."""
+        (`own_title`) apart being in the sentence; None when none, when two are quoted as
+        long, or when the cited title is quoted as far (IPC 241 and 254 differ past their
+        first twelve words). Boilerplate words count here ("Courts of Judicial Magistrates"
+        against "Subordination of ..."), and the title's words need not be rare: quoted, a
+        title is what the sentence is about."""
         phrase = None
         found = []
         for key, quoted, words, own_distinct in quotable:
@@ -651,6 +651,9 @@ class StatuteChecker:
                 found.append((len(words), key))
         found.sort(reverse=True)
         if not found or (len(found) > 1 and found[1][0] == found[0][0]):
+            return None
+        own = _quoted(own_title)
+        if own and f" {own} " in phrase:
             return None
         return found[0][1]
 
