@@ -36,6 +36,7 @@ ACTS = [
     ("IEA_1872", "The Indian Evidence Act, 1872", 1872,
      ["IEA", "I.E.A.", "Evidence Act", "Indian Evidence Act"]),
     ("LA_1963", "The Limitation Act, 1963", 1963, ["Limitation Act"]),
+    ("ITAX_1961", "The Income-tax Act, 1961", 1961, ["Income-tax Act", "Income Tax Act"]),
     ("SCSTPAA_1989", "The Scheduled Castes and the Scheduled Tribes (Prevention of Atrocities) "
      "Act, 1989", 1989, ["SC/ST Act", "Atrocities Act"]),
     ("COTPPARTCPSDA_2003", "The Cigarettes and Other Tobacco Products (Prohibition of "
@@ -72,6 +73,10 @@ STATUTE_FORMS = [
     ("under Sec. 498-A I.P.C. the husband", [("IPC_1860", "498A", None)]),
     ("Sections 120B, 420 IPC", [("IPC_1860", "120B", None), ("IPC_1860", "420", None)]),
     ("Sections 302/34 IPC", [("IPC_1860", "302", None), ("IPC_1860", "34", None)]),
+    # four letters after the number: the Income-tax Act's 115BBDA and 80JJAA
+    ("Sec. 115BBDA of the Income-tax Act applies", [("ITAX_1961", "115BBDA", None)]),
+    ("a deduction under Section 80JJAA of the Income-tax Act, 1961",
+     [("ITAX_1961", "80JJAA", None)]),
     ("Section 302 read with Section 34 of the IPC",
      [("IPC_1860", "302", None), ("IPC_1860", "34", None)]),
     ("u/s. 302 read with 34 IPC", [("IPC_1860", "302", None), ("IPC_1860", "34", None)]),
@@ -660,6 +665,11 @@ def test_case_name_forms_are_read_whole(text: str, name: str) -> None:
     ("See Zee Telefilms Ltd. (Now Known As Zee Entertainment Enterprises Ltd.) v. Suresh "
      "Productions, (1995) 1 SCC 1.", "Zee Telefilms Ltd. (Now Known As Zee Entertainment "
      "Enterprises Ltd.) v. Suresh Productions"),
+    # a stray second full stop before the comma, and a Brigadier's "Brg."
+    ("In T. P. Srivastava v. National Tobacco Co. of India Ltd .., (1992) 1 SCC 1, held.",
+     "T. P. Srivastava v. National Tobacco Co. of India Ltd"),
+    ("See Union of India v. Brg. P. K. Dutta, (2025) 4 SCC 336.",
+     "Union of India v. Brg. P. K. Dutta"),
 ])
 def test_case_name_forms_end_where_the_name_does(text: str, name: str | None) -> None:
     cites = [c for c in extract_case_citations(text) if c.kind == "reporter"]

@@ -343,8 +343,8 @@ ABBREVIATIONS = {"ltd", "pvt", "co", "corpn", "corp", "bros", "govt", "deptt", "
                  "dev", "edn", "agri", "instt", "univ", "hon", "sec", "jt", "dy", "supdt",
                  "collr", "cwt", "cit", "ito", "cst", "stc", "mahant", "sh", "commnr", "mfrs",
                  "opp", "res", "vill", "tah", "teh", "m/s", "s/o", "d/o", "w/o", "rep", "mohd",
-                 "cdr", "wg", "lt", "col", "capt", "maj", "brig", "sqn", "ldr", "flt", "genl",
-                 "hon'ble", "hon’ble", "cen", "exc", "cus", "adm", "admr", "mgmt", "mgt",
+                 "cdr", "wg", "lt", "col", "capt", "maj", "brig", "brg", "sqn", "ldr", "flt",
+                 "genl", "hon'ble", "hon’ble", "cen", "exc", "cus", "adm", "admr", "mgmt", "mgt",
                  "estt", "insp", "supt", "div", "divl", "regl", "dir", "gen", "hqrs", "assoc",
                  "asso", "instn", "auth", "cttee", "fin", "elec", "tpt", "edu", "educ",
                  "tech", "sci", "med", "hosp", "pharma", "chem", "natl", "intl", "mgr", "inst",
@@ -364,8 +364,9 @@ GENERIC_NAMES = {"court", "high", "supreme", "act", "section", "bench", "judgmen
                  "learned", "counsel", "judge", "rule", "article", "order", "para", "above"}
 MAX_LEFT = 10
 MAX_RIGHT = 12
-GAP_TO_REPORTER = re.compile(  # a closing quote may end the name; a full stop, before "(" or
-    r"(?:\s?\.(?=\s{0,2}[(\[]|[,;]))?[\s,;:(\[\-–—\"'”’]{0,6}"  # "," ("and Ors ., 2006")
+GAP_TO_REPORTER = re.compile(  # a closing quote may end the name; a full stop or a stray
+    # second one, before "(" or "," ("and Ors ., 2006", "Ltd .., 2016")
+    r"(?:\s?\.{1,2}(?=\s{0,2}[(\[]|[,;]))?[\s,;:(\[\-–—\"'”’]{0,6}"
     r"(?:(?:(?:since\s{1,2})?reported\s{1,2}(?:in|at|as)|in|at|cited\s{1,2}"
     r"(?:in|as))\s{1,2})?[\s,;:(\[\-–—]{0,4}"
 )
@@ -1039,7 +1040,7 @@ def _named(t: CaseCitation, name: str, petitioner: str, respondent: str,
 
 
 # the longest text GAP_TO_REPORTER can match: a citation starting further on is not reached
-GAP_REACH = 2 + 6 + len("since") + 2 + len("reported") + 2 + 2 + 2 + 4
+GAP_REACH = 3 + 6 + len("since") + 2 + len("reported") + 2 + 2 + 2 + 4
 
 
 RUN_ON_CHARS = 24 * MAX_RIGHT  # how far after a name's scan a citation may still be its
