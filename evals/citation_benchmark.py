@@ -50,7 +50,7 @@ Statute classes (sections, act_registry, law_transition_map, sub_sections, inges
   sections. Spread like real_statute, no date. Right: SIBLING_MEANT naming exactly the meant
   section.
 - not_in_force: a section its Act omitted or repealed (sections.status), of an Act in force,
-  cited with no date or for conduct since 2025 (later than any note's date of effect), in a
+  cited with no date or for conduct since 2025 and after its note's date of effect, in a
   bare sentence (its title is "Omitted" or "[Repealed.]"); spread like real_statute. Right:
   NOT_IN_FORCE.
 - past_last_sub_section: a citable section (as real_statute) whose sub_sections rows number
@@ -140,6 +140,7 @@ from nyaya.lookup import untexted_sections
 from nyaya.settings import Settings
 from nyaya.statutes.indiacode import normalize_section_number
 from nyaya.statutes.model import IN_FORCE, OMITTED, REPEALED
+from nyaya.statutes.omissions import omission
 from nyaya.statutes.registry import known_gaps, struck_down
 from nyaya.tables import read_table
 from nyaya.verify.cases import load_case_verifier
@@ -654,16 +655,20 @@ def _stale(t: _Tables, rng: random.Random, n: int) -> list[dict]:
 
 def _not_in_force(t: _Tables, rng: random.Random, n: int) -> list[dict]:
     groups: dict[str, list] = defaultdict(list)
-    for act, number, status in zip(t.sections["act_code"], t.sections["section_number"],
-                                   t.sections["status"], strict=True):
+    for act, number, status, text, notes in zip(
+            t.sections["act_code"], t.sections["section_number"], t.sections["status"],
+            t.sections["text"], t.sections["footnotes"], strict=True):
         group = t.statute_group(act)
         if status in (OMITTED, REPEALED) and act not in t.repealed_by and group:
-            groups[group].append((group, act, number, status))
+            gone = omission(status, text, notes, number)
+            since = date.fromisoformat(gone.effective) if gone and gone.effective else None
+            groups[group].append((group, act, number, status, since))
     out = []
-    for group, act, number, status in _spread(rng, groups, n):
-        # no date (today), or conduct since 2025: past any date a note gives
-        as_of = None if rng.random() < 0.5 else date(2025, 1, 1) + timedelta(
-            days=rng.randrange(0, 540))
+    for group, act, number, status, since in _spread(rng, groups, n):
+        # no date (today), or conduct since 2025 and after the date its note gives (the Waqf
+        # Act's s.40 went in April 2025)
+        start = max(date(2025, 1, 1), since + timedelta(days=1) if since else date.min)
+        as_of = None if rng.random() < 0.5 else start + timedelta(days=rng.randrange(0, 540))
         out.append(_item("not_in_force", group, "statute", rng.choice(BARE_TEMPLATES),
                          _statute_cite(rng, t, act, number),
                          as_of=as_of.isoformat() if as_of else None, expected="NOT_IN_FORCE",

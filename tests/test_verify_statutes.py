@@ -698,6 +698,8 @@ NO_LONGER_LAW_ACTS = [
          applicable_from="2000-10-17"),
     _act("HSA_1956", "The Hindu Succession Act, 1956", 1956, aliases=["Hindu Succession Act"],
          era="post_constitution", applicable_from="1956-06-17"),
+    _act("ITAX_1961", "The Income-tax Act, 1961", 1961, aliases=["Income-tax Act"],
+         era="post_constitution", applicable_from="1962-04-01"),
 ]
 NO_LONGER_LAW = [
     {**_section("ITA_2000", "66A", "Omitted", "^1\n[66A. Punishment for sending offensive "
@@ -709,6 +711,14 @@ NO_LONGER_LAW = [
     {**_section("HSA_1956", "28", "Repealed", "Rep. by the A.O. 1937."), "status": "repealed"},
     {**_section("HSA_1956", "8", "General rules of succession in the case of males",
                 "The property of a male Hindu dying intestate shall devolve ..."),
+     "status": "in_force"},
+    # omitted with its title kept, beside a near-same title in force
+    {**_section("ITAX_1961", "53", "Exemption of capital gains from a residential house",
+                "Omitted by the Finance Act, 1992 (18 of 1992), s. 26 ( w.e.f. 1-4-1993)."),
+     "status": "omitted"},
+    {**_section("ITAX_1961", "54F", "Capital gain on transfer of certain capital assets not to "
+                "be charged in case of investment in residential house",
+                "Where, in the case of an assessee being an individual ..."),
      "status": "in_force"},
     # struck down by the Court, with no note in its source (nyaya/facts/struck_down.yaml)
     _section("IPC_1860", "303", "Punishment for murder by life-convict",
@@ -733,6 +743,10 @@ NO_LONGER_LAW = [
      "cannot be verified for any date"),
     ("Section 8 of the Hindu Succession Act governs a male's property.", None, VERIFIED,
      "exists"),
+    # that it is no longer law is a fact of its source; that a neighbour was meant (the words
+    # are 54F's title's) only a reading of the sentence
+    ("Capital gain not to be charged on investment in residential house: Section 53 of the "
+     "Income-tax Act.", None, "NOT_IN_FORCE", "omitted"),
     # void from the start, so before the code's repeal too, and whatever its source says
     ("A life convict who murders must be hanged under Section 303 IPC.", date(1980, 1, 1),
      "NOT_IN_FORCE", "struck down (Section 303 was struck down by the Supreme Court in Mithu"),

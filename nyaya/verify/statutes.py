@@ -396,16 +396,20 @@ class StatuteChecker:
         friend = self._false_friend(text, mention, result)
         if friend:
             return self._false_friend_verdict(verdict, result, friend)
+        label = provision_label(mention.act_code, result.section_number, mention.unit)
+        gone = result.omission
+        # that a section is no longer law is read from its source; that another was meant, from
+        # the sentence's words: the facts go first
+        if gone is not None and not gone.in_force_on(as_of):
+            if self._stale(verdict, label, result, as_of):
+                return verdict
+            verdict.status = NOT_IN_FORCE
+            verdict.reason = _not_in_force(label, gone, as_of)
+            return verdict
         sibling = self._sibling_meant(text, mention, result, listed)
         if sibling is not None:
             return self._sibling_verdict(verdict, result, sibling)
-        label = provision_label(mention.act_code, result.section_number, mention.unit)
         if self._stale(verdict, label, result, as_of):
-            return verdict
-        gone = result.omission
-        if gone is not None and not gone.in_force_on(as_of):
-            verdict.status = NOT_IN_FORCE
-            verdict.reason = _not_in_force(label, gone, as_of)
             return verdict
         verdict.status = VERIFIED
         verdict.source = (SOURCE_VECTOR_STORE if indexed and indexed(
