@@ -303,6 +303,22 @@ def test_panel_json_layout() -> None:
     ("Dharwad District Public Welfare Board v. State of Karnataka",
      "THE DHARWAD DISTT. P.W.D. LITERATE DAILY WAGES EMPLOYEES ASSOCIATION & ORS. ETC. versus "
      "STATE OF KARNATAKA & ORS. ETC.", False),
+    # half the words met: each party must have a counterpart, in either order
+    ("Mithilesh Garg v. Union of India", "MITHILESH KUMAR versus MANOHAR LAL", False),
+    ("Ashok v. State of Maharashtra", "ASHOK KUMAR JAIN versus SUMATI JAIN", False),
+    ("Chandran v. State of Kerala", "PRAKASH CHANDRA versus NARAYAN", False),
+    # ... which misprints, initials and a shortened party still have (corpus judgments' own)
+    ("Arunachalam v. P.S.R. Sadhanathan", "Arunachalam v. P. S. R. Sadhanantham", True),
+    ("K. Chinnaswamy Reddy v. State of A.P.", "Chinnaswamy v. State of Andhra Pradesh", True),
+    ("Associated Engg. Co. v. Govt. of A.P.",
+     "ASSOCIATED ENGINEERING CO. versus GOVERNMENT OF ANDHRA PRADESH AND ANR.", True),
+    ("R. Venkatkrishnan vs. CBI", "R. VENKATAKRISHNAN versus CENTRAL BUREAU OF INVESTIGATION",
+     True),
+    ("DPP v. Humphrys", "Director of Public Prosecutions v. Humphrys", True),
+    ("Bani Singh v. State of U.P.", "Bant Singh and Ors. v. Slate of U.P.", True),
+    ("Queen v. Gray", "Reg. v. Gray", True),
+    ("Narender Kumar v. Union of India",
+     "Narendra Kumar and Others v. The Union of India and Others", True),
 ])
 def test_name_similarity(written: str, recorded: str, same: bool) -> None:
     from nyaya.verify.cases import NAME_MATCH
@@ -642,6 +658,21 @@ def test_the_citations_after_a_name_read_on_are_checked_with_it() -> None:
     [_, far] = verifier.verify("In Everest Industries Ltd. v. Board of Trustees for the Port of "
                                "Calcutta, as held in [1997] 1 SCR 957.")
     assert far.status == FOUND and "ASSOCIATED STONE" in far.reason
+
+
+def test_the_citations_after_a_held_name_and_its_closing_words_are_checked_with_it() -> None:
+    """A registry title's "And. Ors. Etc. Etc." ends the extractor's name at "And", before
+    the citations; the name is a held case's whole name, so they are its own, and a parallel
+    citation of another case (same first name, other parties) is a mismatch."""
+    registry = [_record(1991, 309, "MITHILESH GARG ETC. ETC. versus UNION OF INDIA AND. ORS. "
+                                   "ETC. ETC."),
+                _record(1996, 1257, "MITHILESH KUMAR versus MANOHAR LAL", "[1996] Supp 8 SCR 173")]
+    verifier = CaseVerifier([], registry, now_year=2025)
+    name, own, other = verifier.verify(
+        "This Court relied on Mithilesh Garg Etc. Etc. v. Union of India And. Ors. Etc. Etc., "
+        "1991 INSC 309, [1996] Supp 8 SCR 173, to allow the petition.")
+    assert (name.status, own.status) == (FOUND, FOUND), (name.reason, own.reason)
+    assert other.status == NAME_MISMATCH and "MANOHAR LAL" in other.reason, other.reason
 
 
 def test_name_absence_can_be_turned_off() -> None:

@@ -97,6 +97,9 @@ READ_ON_WORDS = 12
 READ_ON_CHARS = 24 * READ_ON_WORDS
 READ_ON_WORD = re.compile(r"\S+")
 READ_ON_EDGE = " \t,;:.\"'“”‘’([)]"
+# What may close a name after the words that make it a held case's: "And. Ors. Etc. Etc."
+NAME_CLOSERS = re.compile(r"(?:[\s,.]{0,3}(?:(?:and|&)[\s.]{1,2})?(?:ors|anr|others|another|"
+                          r"etc)\b\.?)*", re.IGNORECASE)
 WORD_EDGE = READ_ON_EDGE.replace(".", "")  # what ends a word that closes a party
 # "(D)", "(Dead)", "(since deceased)", "By Lrs.", "through his legal heirs": written or not,
 # shortened or spelt out, the party is the same
@@ -203,7 +206,75 @@ def name_similarity(written: str, recorded: str, common: Container[str] = frozen
             t not in common and not any(SequenceMatcher(None, t, u).ratio() >= LOOSE
                                         for u in long_) for t in short - met):
         return 0.0
-    return len(met) / len(short)
+    share = len(met) / len(short)
+    if share <= HALF_MET and not parties_agree(written, recorded):
+        return 0.0
+    return share
+
+
+# Half the words met is the least that makes two names one, and a misprint often leaves no
+# more ("Arunachalam v. P.S.R. Sadhanathan" for "... Sadhanantham"). So little must hold
+# party by party: "Mithilesh Garg v. Union of India" is not "MITHILESH KUMAR versus MANOHAR
+# LAL", whose one shared word is the petitioner's first name.
+HALF_MET = 0.5
+# Words of a party that name no one: what a generic party ("Union of India", "State of
+# Kerala") is compared by, against the other's.
+PARTY_FILLER = frozenset({"the", "and", "ors", "anr", "etc", "others", "another", "other",
+                          "through", "thr", "thru", "its", "dead", "deceased", "lrs", "legal",
+                          "heirs", "representatives", "for", "alias", "smt", "shri", "sri",
+                          "mrs", "miss", "late", "ltd", "pvt", "co"})
+CROWN = frozenset({"r", "rex", "reg", "regina", "queen", "king", "emperor", "crown", "the"})
+
+
+def parties_agree(written: str, recorded: str) -> bool:
+    """Whether each party of a two-party name has a counterpart in the other's, in either
+    order (parties swap sides between courts); True when either names one party."""
+    a, b = _sides(written), _sides(recorded)
+    if len(a) != 2 or len(b) != 2:
+        return True
+    return ((_party_agrees(a[0], b[0]) and _party_agrees(a[1], b[1]))
+            or (_party_agrees(a[0], b[1]) and _party_agrees(a[1], b[0])))
+
+
+def _party_agrees(x: str, y: str) -> bool:
+    """Two parties that may be one: a distinctive word of one meets a word of the other (as
+    it is, misprinted, two words joined, or as initials), or, where one says only what a
+    party is, they share what that is (a party of nothing but filler agrees with any)."""
+    raw_x, raw_y = _side_words(x), _side_words(y)
+    if CROWN.issuperset(raw_x) and CROWN.issuperset(raw_y):
+        return True
+    keys_x, keys_y = _keys(raw_x), _keys(raw_y)
+    if keys_x and keys_y:
+        return (_meets_any(keys_x, _party_forms(raw_y, keys_y))
+                or _meets_any(keys_y, _party_forms(raw_x, keys_x)))
+    what_x, what_y = _what(raw_x), _what(raw_y)
+    return (not what_x or not what_y or _meets_any(what_x, what_y | _lead_letters(raw_y))
+            or _meets_any(what_y, _lead_letters(raw_x)))
+
+
+def _what(raw: list[str]) -> set[str]:
+    """What a party's words say it is ("government", "state", "cbi"), its filler aside."""
+    return {WORD_FORMS.get(w, w) for w in raw if len(w) > 2} - PARTY_FILLER
+
+
+def _party_forms(raw: list[str], keys: tuple[str, ...]) -> set[str]:
+    return ({*keys, *_lead_letters(raw), *_letter_runs(raw)}
+            | {_joined(a, b) for a, b in pairwise(keys)})
+
+
+def _lead_letters(raw: list[str]) -> set[str]:
+    """A party's initials and their beginnings, three letters or more, whether or not it is
+    a body: "Director of Public Prosecutions" is the "DPP", "Commissioner of Income-tax,
+    Madras" the "CIT"."""
+    letters = "".join(w[0] for w in raw if w not in ACRONYM_SKIP and not w.isdigit())
+    return {letters[:n] for n in range(3, len(letters) + 1)}
+
+
+def _meets_any(words: Iterable[str], forms: set[str]) -> bool:
+    """Whether a word is one of `forms` or as alike as a misprint ("Narayandappa" and
+    "Nanjundappa", "Slate" and "State")."""
+    return any(w in forms or any(one_edit(w, f) or SequenceMatcher(None, w, f).ratio()
+                                 >= LOOSE_NAMES for f in forms) for w in words)
 
 
 # An abbreviation of one name spelled out in the other: "P.W.D." (a run of single letters, two
@@ -313,7 +384,7 @@ WORD_FORMS = {
     "dy": "deputy", "supdt": "superintendent", "natl": "national", "intl": "international",
     "bros": "brothers", "spl": "special", "coop": "cooperative", "inds": "industries",
     "mohd": "mohammad", "md": "mohammad", "mohammed": "mohammad", "muhammad": "mohammad",
-    "mohamed": "mohammad", "kr": "kumar", "pd": "prasad"}
+    "mohamed": "mohammad", "kr": "kumar", "pd": "prasad", "govt": "government"}
 NAME_WORD = re.compile(r"[a-z0-9]+")
 # Longest separator first, and a lower-case one before a capital one, so that the initial in
 # "K. V. Rao vs. State" or "K. V. Rao v. State" is not taken for "v.".
@@ -818,9 +889,12 @@ class CaseVerifier:
         cites = [c for c in extract_case_citations(text) if c.kind != "masked"]
         by_span = {(c.start, c.end): self.check(c) for c in cites if c.antecedent is None}
         for index, cite in enumerate(cites):
-            if (cite.kind == CASE_NAME and cite.antecedent is None
-                    and by_span[(cite.start, cite.end)].verdict.status in (UNVERIFIABLE,
-                                                                          AMBIGUOUS)):
+            if cite.kind != CASE_NAME or cite.antecedent is not None:
+                continue
+            status = by_span[(cite.start, cite.end)].verdict.status
+            if status in (FOUND, OVERRULED):  # "X v. Y And. Ors. Etc., 1991 INSC 309"
+                self._name_what_follows(text, cite, cites[index + 1:], by_span)
+            elif status in (UNVERIFIABLE, AMBIGUOUS):
                 floor = cites[index - 1].end if index else 0
                 ceiling = cites[index + 1].start if index + 1 < len(cites) else len(text)
                 read_on = self._read_on(text, cite, floor, ceiling)
@@ -833,12 +907,13 @@ class CaseVerifier:
 
     def _name_what_follows(self, text: str, name: CaseCitation, after: list[CaseCitation],
                            by_span: dict[tuple[int, int], CaseCheck]) -> None:
-        """The unnamed citations right after a name read on to a held case's whole name
-        ("Everest Industries Ltd. v. Board of Trustees for the Port of Calcutta, 2006 INSC
-        677, [1997] 1 SCR 957", cut by the extractor at "for the"), checked with that name as
-        one full citation: the name ends exactly where the held one does, so what follows it
-        across a separator is its citation."""
-        reach = GAP_TO_REPORTER.match(text, name.end).end()
+        """The unnamed citations right after a name cited alone that is a held case's, or read
+        on to a held case's whole name ("Everest Industries Ltd. v. Board of Trustees for the
+        Port of Calcutta, 2006 INSC 677, [1997] 1 SCR 957", cut by the extractor at "for
+        the"), checked with that name as one full citation: the name ends where the held one
+        does, so what follows it across a separator is its citation, once the words a name
+        may close with ("And. Ors. Etc. Etc.") are passed."""
+        reach = GAP_TO_REPORTER.match(text, NAME_CLOSERS.match(text, name.end).end()).end()
         for cite in after:
             if cite.start > reach or cite.case_name or cite.kind not in (REPORTER, NEUTRAL):
                 return
