@@ -77,6 +77,7 @@ STATUTE_FORMS = [
     ("Sec. 115BBDA of the Income-tax Act applies", [("ITAX_1961", "115BBDA", None)]),
     ("a deduction under Section 80JJAA of the Income-tax Act, 1961",
      [("ITAX_1961", "80JJAA", None)]),
+    ("Section 8OHHL of the Income-tax Act", []),  # OCR's 80HHC: no such form
     ("Section 302 read with Section 34 of the IPC",
      [("IPC_1860", "302", None), ("IPC_1860", "34", None)]),
     ("u/s. 302 read with 34 IPC", [("IPC_1860", "302", None), ("IPC_1860", "34", None)]),

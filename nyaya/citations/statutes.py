@@ -93,9 +93,11 @@ _LIST_RULE_KW = r"(?:Rules?|rules?|RULES?|R\.|r\.)\s{0,2}"
 _LIST_KW = {SECTION: _LIST_SEC_KW, ARTICLE: _LIST_ART_KW, ORDER_RULE: _LIST_RULE_KW}
 
 ITEM = re.compile(
-    # "64U-I", "378Z-O": India Code's dash before an I or O after a letter; "115BBDA" and
-    # "80JJAA" of the Income-tax Act carry four letters
-    r"(?P<num>[0-9]{1,3}(?:[A-Z]{1,2}-[IO]|-\s?[A-Z]{1,3}|[A-Z]{1,4}|[a-z])?)"
+    # "64U-I", "378Z-O": India Code's dash before an I or O after a letter; the Income-tax
+    # Act's four-letter sections ("115BBDA", "80HHBA", "80JJAA") repeat their first letter,
+    # which an OCR'd "8OHHL" (80HHC) does not
+    r"(?P<num>[0-9]{1,3}(?:[A-Z]{1,2}-[IO]|-\s?[A-Z]{1,3}|(?P<twice>[A-Z])(?P=twice)[A-Z]{2}"
+    r"|[A-Z]{1,3}|[a-z])?)"
     r"(?![A-Za-z0-9]|\.[0-9])"
     r"(?P<unit>(?:\s?\(\s?(?:[0-9]{1,3}[A-Za-z]{0,2}|[a-z]{1,5}|[IVXL]{1,5}|[A-Z])\s?\)){0,6})"
     r"(?P<part>\s(?:Part|PART|part)\s(?:III|II|I|1|2|3)(?![A-Za-z0-9]))?"
